@@ -1,0 +1,40 @@
+# make build : venv + pinned deps + dbt build on the bundled data (offline)
+# make test  : the same set-up, then dbt build (models + dbt tests), pytest and the raw-data expectations
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+export DBT_PROFILES_DIR := $(CURDIR)
+export DBT_SEND_ANONYMOUS_USAGE_STATS := false
+export EVALHOUSE_PROJECT_DIR := $(CURDIR)
+
+.PHONY: setup build test dbt-build pytest expectations bench clean
+
+$(BIN)/.installed: requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+setup: $(BIN)/.installed
+
+dbt-build: setup
+	mkdir -p warehouse/build
+	$(BIN)/dbt build --no-use-colors
+	$(BIN)/evalhouse publish
+
+build: dbt-build
+
+expectations: setup
+	$(BIN)/evalhouse validate-raw
+
+pytest: setup
+	$(BIN)/pytest -q
+
+test: dbt-build expectations pytest
+
+bench: setup
+	$(BIN)/python bench/bench_larkfield.py
+
+clean:
+	rm -rf target logs warehouse

@@ -1,0 +1,37 @@
+-- Every row of the append-only ratings store (data/ratings/*/*.csv: human imports, judge and program ratings),
+-- as text; blind rows (packet_id + letter) are resolved to a response through the blind keys only here.
+with store as (
+    select * from {{ read_store_csv(var('ratings_store_glob')) }}
+),
+
+keys as (
+    select * from {{ ref('stg_ratings_store__blind_keys') }}
+),
+
+numbered as (
+    select
+        store.*,
+        row_number() over (partition by store.filename order by (select null)) as source_row
+    from store
+)
+
+select
+    numbered.suite,
+    numbered.filename                                   as source_file,
+    cast(numbered.source_row as integer)                as source_row,
+    coalesce(nullif(numbered.response_id, ''), keys.response_id) as response_id,
+    nullif(numbered.packet_id, '')                      as packet_id,
+    nullif(numbered.letter, '')                         as letter,
+    numbered.rater_id,
+    numbered.rater_kind,
+    numbered.criterion,
+    numbered.score                                      as score_text,
+    numbered.reason,
+    numbered.rubric_id,
+    try_cast(numbered.rubric_version as integer)        as rubric_version,
+    try_cast(numbered.is_blind as boolean)              as is_blind,
+    try_cast(numbered.rated_at as timestamp)            as rated_at
+from numbered
+left join keys
+    on keys.packet_id = numbered.packet_id
+   and keys.letter = numbered.letter
