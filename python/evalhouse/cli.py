@@ -1,0 +1,29 @@
+"""The `evalhouse` command line. Each area registers its commands from its own module (``register(app)``)."""
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="evalhouse: LLM evaluation warehouse tools.")
+
+
+def _register_all() -> None:
+    # One line per area; each module defines register(app: typer.Typer).
+    from evalhouse import cli_core
+
+    cli_core.register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """evalhouse: LLM evaluation warehouse tools."""
+
+
+_register_all()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
