@@ -1,0 +1,22 @@
+-- Where each run loses points: one row per suite x rubric version x rater x model run x criterion.
+with scores as (
+    select * from {{ ref('fct_criterion_scores') }}
+)
+
+select
+    suite,
+    rubric_id,
+    rubric_version,
+    rater_id,
+    rater_kind,
+    system_id,
+    criterion,
+    min(criterion_order)                                                                   as criterion_order,
+    cast(sum(case when score_status = 'scored' then 1 else 0 end) as integer)              as n_scored,
+    cast(sum(case when score_status = 'scored' and score = min_score then 1 else 0 end) as integer) as n_at_minimum,
+    cast(sum(case when score_status = 'scored' and score = max_score then 1 else 0 end) as integer) as n_at_maximum,
+    {{ ratio_round_half_up('sum(case when score_status = \'scored\' then score end)',
+                           'sum(case when score_status = \'scored\' then 1 else 0 end)', 4) }} as mean_score,
+    cast(sum(case when is_stale then 1 else 0 end) as integer)                             as n_stale
+from scores
+group by suite, rubric_id, rubric_version, rater_id, rater_kind, system_id, criterion

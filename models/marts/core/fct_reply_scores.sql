@@ -1,0 +1,73 @@
+-- One row per response x rater x rubric version: total, status and ready, recomputed from the criterion scores.
+-- A rater's or judge's own total / ready fields are never used here (they stay in the seeds for audit).
+with scores as (
+    select * from {{ ref('int_effective_scores') }}
+),
+
+responses as (
+    select * from {{ ref('int_responses') }}
+),
+
+per_set as (
+    select
+        suite,
+        response_id,
+        rater_id,
+        rater_kind,
+        rubric_id,
+        rubric_version,
+        cast(count(*) as integer)                                                          as n_criteria,
+        cast(sum(case when score_status = 'scored' then 1 else 0 end) as integer)          as n_criteria_scored,
+        cast(sum(case when score_status = 'missing' then 1 else 0 end) as integer)         as n_criteria_missing,
+        cast(sum(case when score_status not in ('scored', 'missing') then 1 else 0 end) as integer) as n_invalid_scores,
+        cast(sum(case when carried_forward then 1 else 0 end) as integer)                  as n_carried_forward,
+        cast(sum(case when is_stale then 1 else 0 end) as integer)                         as n_stale_scores,
+        cast(sum(score) as integer)                                                        as scored_points,
+        cast(sum(max_score) as integer)                                                    as max_total,
+        cast(sum(case when score_status = 'scored' and score = min_score then 1 else 0 end) as integer) as n_at_minimum,
+        cast(sum(case when {{ criterion_in_rubric_var('ready_gate_criteria', 'rubric_id', 'criterion') }}
+                       and not (score_status = 'scored' and score = max_score) then 1 else 0 end) as integer)
+                                                                                           as n_gates_not_at_maximum
+    from scores
+    group by suite, response_id, rater_id, rater_kind, rubric_id, rubric_version
+),
+
+status as (
+    select
+        per_set.*,
+        case
+            when n_invalid_scores > 0 then 'invalid_score'
+            when n_criteria_missing > 0 then 'incomplete'
+            else 'complete'
+        end as score_status
+    from per_set
+)
+
+select
+    status.suite,
+    status.response_id,
+    responses.item_id,
+    responses.system_id,
+    responses.repetition,
+    status.rater_id,
+    status.rater_kind,
+    status.rubric_id,
+    status.rubric_version,
+    status.score_status,
+    case when status.score_status = 'complete' then status.scored_points end as total,
+    status.max_total,
+    case
+        when not ({{ rubric_in_var('ready_gate_criteria', 'status.rubric_id') }}) then null
+        when status.score_status <> 'complete' then false
+        else status.n_gates_not_at_maximum = 0 and status.n_at_minimum = 0
+    end as ready,
+    status.n_criteria,
+    status.n_criteria_scored,
+    status.n_criteria_missing,
+    status.n_invalid_scores,
+    status.n_at_minimum,
+    status.n_carried_forward,
+    status.n_stale_scores
+from status
+left join responses
+    on responses.suite = status.suite and responses.response_id = status.response_id
