@@ -26,3 +26,14 @@ unnest(string_split({{ col }}, '{{ sep }}'))
 {% macro short_hash(expr) -%}
 substr(md5({{ expr }}), 1, 12)
 {%- endmacro %}
+
+{#- string_agg_ordered(expr, order_expr, sep): the values of expr joined by sep in order_expr order. -#}
+{% macro string_agg_ordered(expr, order_expr, sep) -%}
+  {{ return(adapter.dispatch('string_agg_ordered', 'evalhouse')(expr, order_expr, sep)) }}
+{%- endmacro %}
+{% macro default__string_agg_ordered(expr, order_expr, sep) -%}
+array_join(transform(array_sort(collect_list(struct({{ order_expr }}, {{ expr }}))), x -> x.col2), '{{ sep }}')
+{%- endmacro %}
+{% macro duckdb__string_agg_ordered(expr, order_expr, sep) -%}
+string_agg({{ expr }}, '{{ sep }}' order by {{ order_expr }})
+{%- endmacro %}

@@ -14,3 +14,56 @@ def register(app: typer.Typer) -> None:
 
         target = do_publish(paths.build_db(), paths.published_db())
         typer.echo(f"published {target}")
+
+    _register_ratings(app)
+
+
+def _register_ratings(app: typer.Typer) -> None:
+    @app.command("blind-export")
+    def blind_export(
+        out_dir: str = typer.Argument(..., help="Folder for the packets (given to raters); must not hold packets"),
+        suite: str = typer.Option("larkfield", help="Suite to export"),
+        seed: int = typer.Option(42, help="Seed of the letter order"),
+        export_id: str = typer.Option(None, help="Id of this export (default: <suite>-<UTC time>)"),
+        item: list[str] = typer.Option(None, help="Only these items (repeatable)"),
+        system: list[str] = typer.Option(None, help="Only these model runs (repeatable)"),
+        rubric_version: int = typer.Option(None, help="Rubric version (default: current)"),
+    ) -> None:
+        """Write blind packets (letters, no model names) and keep the key in data/blind/keys/."""
+        from datetime import datetime, timezone
+
+        from evalhouse.blind import ExportError, export
+        from evalhouse.warehouse import WarehouseMissing, connect_readonly
+
+        export_id = export_id or f"{suite}-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}"
+        try:
+            with connect_readonly() as con:
+                summary = export(con, out_dir, suite, seed, export_id, items=item or None, systems=system or None,
+                                 rubric_version=rubric_version)
+        except (ExportError, WarehouseMissing) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"exported {summary['packets']} packets, {summary['replies']} replies to {summary['out_dir']}; "
+                   f"key kept in {summary['key_file']}")
+
+    @app.command("import-ratings")
+    def import_ratings_cmd(
+        file: str = typer.Argument(..., help="CSV or JSONL ratings file"),
+        rater: str = typer.Option(None, help="Rater id for every row (else the rater_id column)"),
+        rater_kind: str = typer.Option(None, help="human | judge | program | metric (else the column, else human)"),
+    ) -> None:
+        """Validate a ratings file and append it to the ratings store as a new file (all or nothing)."""
+        from evalhouse.store import Catalog, ImportRejected, import_ratings
+        from evalhouse.warehouse import WarehouseMissing, connect_readonly
+
+        try:
+            with connect_readonly() as con:
+                catalog = Catalog.from_warehouse(con)
+            target, n = import_ratings(file, catalog, rater=rater, rater_kind=rater_kind)
+        except ImportRejected as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1)
+        except WarehouseMissing as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"imported {n} ratings into {target}; run `make build` to rescore")

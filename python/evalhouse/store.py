@@ -1,0 +1,312 @@
+"""The append-only ratings store: validate a ratings file and append it as a new store file, all or nothing.
+
+Store layout: ``data/ratings/<suite>/<UTC time>_<rater>_<hash>.csv``, columns ``STORE_COLUMNS``. A file is written
+once (temporary file + hard link, which refuses to replace an existing name) and never edited; a person's ratings
+are never overwritten. dbt reads every file (stg_ratings_store__ratings).
+
+Accepted input (CSV with a header, or JSON Lines with one object per line; a UTF-8 BOM and CRLF line ends are
+accepted), one row per criterion score, in one of three shapes:
+- blind: ``packet_id, letter, criterion, score`` (+ ``rater_id``, ``reason``): letters of a blind export;
+- direct: ``response_id, criterion, score`` (+ ``rater_id``, ``rater_kind``, ``reason``, ``rubric_id``, ``rubric_version``);
+- by name: ``suite, item_id, system_id, criterion, score`` (+ the same optional columns; repetition 1 unless given).
+Every problem is reported as ``file:row:column: message`` (row = line number in the file, the header is row 1)
+and nothing is written unless every row is valid.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from evalhouse import paths
+
+STORE_COLUMNS = [
+    "suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
+    "rubric_id", "rubric_version", "is_blind", "rated_at",
+]
+KEY_COLUMNS = ["export_id", "suite", "packet_id", "item_id", "letter", "response_id", "rubric_id", "rubric_version"]
+RATER_KINDS = ("human", "judge", "program", "metric")
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+class ImportRejected(ValueError):
+    """The file was rejected; ``problems`` lists every ``file:row:column: message``. Nothing was written."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s); nothing was imported:\n" + "\n".join(problems))
+
+
+@dataclass
+class Catalog:
+    """What a rating may refer to: responses, rubric criteria and blind keys."""
+
+    responses: dict[str, str] = field(default_factory=dict)  # response_id -> suite
+    by_name: dict[tuple, str] = field(default_factory=dict)  # (suite, item_id, system_id, repetition) -> response_id
+    criteria: dict[tuple, tuple[int, int]] = field(default_factory=dict)  # (rubric_id, version, criterion) -> range
+    current_version: dict[str, int] = field(default_factory=dict)  # rubric_id -> latest version
+    suite_rubric: dict[str, str] = field(default_factory=dict)  # suite -> rubric_id
+    keys: dict[tuple[str, str], dict] = field(default_factory=dict)  # (packet_id, letter) -> key row
+
+    @classmethod
+    def from_warehouse(cls, con, keys_dir: Path | None = None) -> "Catalog":
+        """Read responses and rubric criteria from the published warehouse and keys from ``keys_dir``."""
+        cat = cls()
+        for rid, suite, item, system, rep in con.execute(
+            "select response_id, suite, item_id, system_id, repetition from dim_responses"
+        ).fetchall():
+            cat.responses[rid] = suite
+            cat.by_name[(suite, item, system, int(rep))] = rid
+        for suite, rubric, version, criterion, lo, hi in con.execute(
+            "select distinct suite, rubric_id, rubric_version, criterion, min_score, max_score from dim_rubric_levels"
+        ).fetchall():
+            cat.criteria[(rubric, int(version), criterion)] = (int(lo), int(hi))
+            cat.current_version[rubric] = max(cat.current_version.get(rubric, 0), int(version))
+            cat.suite_rubric.setdefault(suite, rubric)
+        cat.keys = read_keys(keys_dir or paths.blind_keys_dir())
+        return cat
+
+
+def read_keys(keys_dir: Path) -> dict[tuple[str, str], dict]:
+    keys: dict[tuple[str, str], dict] = {}
+    for f in sorted(Path(keys_dir).glob("*.csv")):
+        with open(f, encoding="utf-8-sig", newline="") as fh:
+            for row in csv.DictReader(fh):
+                keys[(row["packet_id"], row["letter"])] = row
+    return keys
+
+
+def read_rows(path: Path) -> list[tuple[int, dict]]:
+    """Rows of a CSV or JSONL file as (line number, {column: text}); raises ImportRejected when malformed."""
+    path = Path(path)
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportRejected([f"{name}:0:-: cannot read the file ({exc.strerror})"]) from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ImportRejected([f"{name}:{line}:-: not UTF-8 (byte {exc.start})"]) from exc
+    if not text.strip():
+        raise ImportRejected([f"{name}:1:-: the file is empty"])
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        rows, problems = [], []
+        for i, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.append(f"{name}:{i}:-: not valid JSON ({exc.msg} at character {exc.colno})")
+                continue
+            if not isinstance(obj, dict):
+                problems.append(f"{name}:{i}:-: each line must be a JSON object")
+                continue
+            rows.append((i, {str(k): ("" if v is None else str(v)) for k, v in obj.items()}))
+        if problems:
+            raise ImportRejected(problems)
+        return rows
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except csv.Error as exc:
+        raise ImportRejected([f"{name}:1:-: malformed CSV header ({exc})"]) from exc
+    if len(set(header)) != len(header):
+        dupes = sorted({h for h in header if header.count(h) > 1})
+        raise ImportRejected([f"{name}:1:{d}: the column appears twice in the header" for d in dupes])
+    rows, problems = [], []
+    try:
+        for values in reader:
+            line = reader.line_num
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) != len(header):
+                problems.append(f"{name}:{line}:-: {len(values)} fields, the header has {len(header)}")
+                continue
+            rows.append((line, dict(zip(header, values))))
+    except csv.Error as exc:
+        problems.append(f"{name}:{reader.line_num}:-: malformed CSV ({exc})")
+    if problems:
+        raise ImportRejected(problems)
+    return rows
+
+
+def existing_keys(store_dir: Path) -> dict[tuple, str]:
+    """Identity of every rating already in the store -> 'file:row', for duplicate detection."""
+    seen: dict[tuple, str] = {}
+    for f in sorted(Path(store_dir).glob("*/*.csv")):
+        with open(f, encoding="utf-8-sig", newline="") as fh:
+            for i, row in enumerate(csv.DictReader(fh), start=2):
+                seen[_identity(row)] = f"{f}:{i}"
+    return seen
+
+
+def _identity(row: dict) -> tuple:
+    target = row.get("response_id") or f"{row.get('packet_id', '')}#{row.get('letter', '')}"
+    return (target, row.get("rater_id", ""), row.get("criterion", ""), str(row.get("rubric_version", "")))
+
+
+def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
+             store_dir: Path | None = None) -> list[dict]:
+    """Validate every row of ``path``; return the store rows, or raise ImportRejected listing every problem."""
+    name = str(path)
+    rows = read_rows(Path(path))
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    stored = existing_keys(store_dir)
+    problems: list[str] = []
+    out: list[dict] = []
+    seen_in_file: dict[tuple, int] = {}
+    if rows:
+        cols = set(rows[0][1])
+        if not ({"packet_id", "letter"} <= cols or "response_id" in cols or {"suite", "item_id", "system_id"} <= cols):
+            raise ImportRejected([
+                f"{name}:1:-: the header needs packet_id+letter (blind), response_id, or suite+item_id+system_id"
+            ])
+        for col in ("criterion", "score"):
+            if col not in cols:
+                problems.append(f"{name}:1:{col}: required column missing")
+        if rater is None and "rater_id" not in cols:
+            problems.append(f"{name}:1:rater_id: required column missing (or pass --rater)")
+        if problems:
+            raise ImportRejected(problems)
+    rated_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    for line, row in rows:
+        def bad(col: str, msg: str) -> None:
+            problems.append(f"{name}:{line}:{col}: {msg}")
+
+        def get(col: str) -> str:
+            return (row.get(col) or "").strip()
+
+        rec = dict.fromkeys(STORE_COLUMNS, "")
+        rec["rater_id"] = rater or get("rater_id")
+        if not rec["rater_id"]:
+            bad("rater_id", "empty rater")
+        kind = rater_kind or get("rater_kind") or "human"
+        if kind not in RATER_KINDS:
+            bad("rater_kind", f"{kind!r} is not one of {', '.join(RATER_KINDS)}")
+        rec["rater_kind"] = kind
+        rec["reason"] = get("reason")
+        rubric_id, version = get("rubric_id"), get("rubric_version")
+        if get("packet_id") or get("letter"):
+            key = catalog.keys.get((get("packet_id"), get("letter")))
+            if key is None:
+                if not any(p == get("packet_id") for p, _ in catalog.keys):
+                    bad("packet_id", f"unknown packet {get('packet_id')!r}")
+                else:
+                    bad("letter", f"packet {get('packet_id')!r} has no reply {get('letter')!r}")
+                continue
+            rec.update(suite=key["suite"], packet_id=key["packet_id"], letter=key["letter"], is_blind="true")
+            rubric_id = rubric_id or key["rubric_id"]
+            version = version or key["rubric_version"]
+        else:
+            response_id = get("response_id")
+            if not response_id:
+                suite, item, system = get("suite"), get("item_id"), get("system_id")
+                try:
+                    rep = int(get("repetition") or 1)
+                except ValueError:
+                    bad("repetition", f"{get('repetition')!r} is not a whole number")
+                    continue
+                response_id = catalog.by_name.get((suite, item, system, rep), "")
+                if not response_id:
+                    if not any(k[0] == suite and k[1] == item for k in catalog.by_name):
+                        bad("item_id", f"unknown item {item!r} in suite {suite!r}")
+                    else:
+                        bad("system_id", f"no response of model run {system!r} to item {item!r}")
+                    continue
+            if response_id not in catalog.responses:
+                bad("response_id", f"unknown response {response_id!r}")
+                continue
+            rec.update(suite=catalog.responses[response_id], response_id=response_id,
+                       is_blind=get("is_blind").lower() or "false")
+            rubric_id = rubric_id or catalog.suite_rubric.get(rec["suite"], "")
+        if not rubric_id or rubric_id not in catalog.current_version:
+            bad("rubric_id", f"unknown rubric {rubric_id!r}")
+            continue
+        try:
+            version_n = int(version) if version else catalog.current_version[rubric_id]
+        except ValueError:
+            bad("rubric_version", f"{version!r} is not a whole number")
+            continue
+        criterion = get("criterion")
+        scale = catalog.criteria.get((rubric_id, version_n, criterion))
+        if scale is None:
+            known = sorted({c for r, v, c in catalog.criteria if r == rubric_id and v == version_n})
+            if not known:
+                bad("rubric_version", f"rubric {rubric_id!r} has no version {version_n}")
+            else:
+                bad("criterion", f"unknown criterion {criterion!r}; expected one of {', '.join(known)}")
+            continue
+        score_text = get("score")
+        if not re.fullmatch(r"-?[0-9]+", score_text):
+            bad("score", "missing score" if not score_text else f"{score_text!r} is not a whole number")
+            continue
+        score = int(score_text)
+        if not scale[0] <= score <= scale[1]:
+            bad("score", f"{score} is outside {criterion}'s scale {scale[0]}-{scale[1]}")
+            continue
+        rec.update(criterion=criterion, score=str(score), rubric_id=rubric_id, rubric_version=str(version_n),
+                   rated_at=rated_at)
+        ident = _identity(rec)
+        if ident in seen_in_file:
+            bad("criterion", f"duplicate rating: same reply, rater, criterion and version as row {seen_in_file[ident]}")
+            continue
+        if ident in stored:
+            bad("criterion", f"duplicate rating: already stored at {stored[ident]}")
+            continue
+        seen_in_file[ident] = line
+        out.append(rec)
+    if problems:
+        raise ImportRejected(problems)
+    if not out:
+        raise ImportRejected([f"{name}:1:-: no ratings in the file"])
+    suites = sorted({r["suite"] for r in out})
+    if len(suites) > 1:
+        raise ImportRejected([f"{name}:1:-: ratings of several suites ({', '.join(suites)}); import one suite per file"])
+    return out
+
+
+def append(rows: list[dict], store_dir: Path | None = None, label: str = "") -> Path:
+    """Write ``rows`` as a new store file; never replaces an existing file. Returns the new file's path."""
+    if not rows:
+        raise ValueError("nothing to append")
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    suite = rows[0]["suite"]
+    target_dir = store_dir / suite
+    target_dir.mkdir(parents=True, exist_ok=True)
+    buf = io.StringIO(newline="")
+    writer = csv.DictWriter(buf, fieldnames=STORE_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: r.get(k, "") for k in STORE_COLUMNS} for r in rows)
+    content = buf.getvalue().encode("utf-8")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    digest = hashlib.sha256(content).hexdigest()[:10]
+    safe_label = _SAFE.sub("-", label or rows[0]["rater_id"])[:40]
+    target = target_dir / f"{stamp}_{safe_label}_{digest}.csv"
+    fd, tmp = tempfile.mkstemp(prefix=".incoming-", dir=target_dir)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(content)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.link(tmp, target)  # fails with FileExistsError instead of replacing an existing file
+    finally:
+        os.unlink(tmp)
+    return target
+
+
+def import_ratings(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
+                   store_dir: Path | None = None) -> tuple[Path, int]:
+    """Validate ``path`` and append it to the store, all or nothing. Returns (new store file, rows written)."""
+    rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir)
+    return append(rows, store_dir=store_dir, label=rows[0]["rater_id"]), len(rows)
