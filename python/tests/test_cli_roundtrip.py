@@ -1,0 +1,111 @@
+"""End to end through the CLI in a temporary copy of the project: blind export -> a rater fills the template ->
+import-ratings -> dbt build -> the marts reveal the model only by joining the key. Also: rejected imports leave
+the store untouched and exit 1 with file:row:column errors."""
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    dst = tmp_path_factory.mktemp("project") / "evalhouse"
+    shutil.copytree(PROJECT, dst, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "warehouse", "target", "logs", "test-artifacts", "__pycache__", "*.egg-info"))
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    env.pop("EVALHOUSE_DB", None)
+    env.pop("EVALHOUSE_PUBLISHED_DB", None)
+
+    def run(*args, check=True):
+        return subprocess.run([str(BIN / args[0]), *args[1:]], cwd=dst, env=env, capture_output=True, text=True,
+                              check=check)
+
+    (dst / "warehouse" / "build").mkdir(parents=True)
+    run("dbt", "build", "--no-use-colors", "--quiet")
+    run("evalhouse", "publish")
+    return dst, run
+
+
+def test_blind_round_trip(project):
+    dst, run = project
+    out = dst.parent / "packets"
+    res = run("evalhouse", "blind-export", str(out), "--export-id", "rt1", "--seed", "3", "--item", "S07")
+    assert "exported 1 packets, 4 replies" in res.stdout
+    key = {r["letter"]: r["response_id"] for r in csv.DictReader(open(dst / "data/blind/keys/rt1.csv"))}
+    rows = list(csv.DictReader(open(out / "ratings_template.csv")))
+    assert len(rows) == 16
+    for r in rows:
+        r["score"] = "2" if r["letter"] == "A" else "1"
+        r["reason"] = "round trip"
+    filled = out / "filled.csv"
+    with open(filled, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    res = run("evalhouse", "import-ratings", str(filled), "--rater", "camille")
+    assert "imported 16 ratings" in res.stdout
+    # importing the same file again is refused as duplicates and writes nothing
+    before = sorted(p.name for p in (dst / "data/ratings/larkfield").iterdir())
+    res = run("evalhouse", "import-ratings", str(filled), "--rater", "camille", check=False)
+    assert res.returncode == 1 and f"{filled}:2:criterion: duplicate rating: already stored at" in res.stderr
+    assert sorted(p.name for p in (dst / "data/ratings/larkfield").iterdir()) == before
+
+    # a second reader scores the same packet; she differs on B's correctness (2 instead of 1)
+    for r in rows:
+        if r["letter"] == "B" and r["criterion"] == "correctness":
+            r["score"] = "2"
+    second = out / "second.csv"
+    with open(second, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    run("evalhouse", "import-ratings", str(second), "--rater", "grace")
+
+    run("dbt", "build", "--no-use-colors", "--quiet")
+    run("evalhouse", "publish")
+    con = duckdb.connect(str(dst / "warehouse/evalhouse.duckdb"), read_only=True)
+    agreement = {r[0]: r[1:] for r in con.execute(
+        "select measure, n_shared, n_agree, exact_agreement, cohen_kappa, kappa_quadratic, kappa_null_reason "
+        "from fct_two_reader_agreement where rater_a = 'camille' and rater_b = 'grace'").fetchall()}
+    # correctness: camille [2,1,1,1], grace [2,2,1,1]: po = 3/4, pe = 1/4*2/4 + 3/4*2/4 = 1/2 -> kappa 0.5
+    n, agree, exact, kappa, _, _ = agreement["correctness"]
+    assert (n, agree, float(exact)) == (4, 3, 0.75) and kappa == pytest.approx(0.5)
+    # completeness: identical, two categories used -> kappa 1.0
+    assert agreement["completeness"][3] == pytest.approx(1.0)
+    # ready: camille [T,F,F,F], grace [T,T,F,F] (B now has correctness 2 and no zero) -> 3/4 and kappa 0.5
+    assert agreement["ready"][:3] == (4, 3, 0.75) and agreement["ready"][3] == pytest.approx(0.5)
+    assert agreement["all_criteria"][:2] == (4, 3) and agreement["all_criteria"][3] is None
+    got = con.execute(
+        "select response_id, system_id, total, ready, rubric_version from fct_reply_scores "
+        "where rater_id = 'camille' order by response_id").fetchall()
+    systems = dict(con.execute("select response_id, system_id from dim_responses").fetchall())
+    assert len(got) == 4
+    for response_id, system_id, total, ready, version in got:
+        assert system_id == systems[response_id]
+        assert version == 2
+        assert (total, ready) == ((8, True) if response_id == key["A"] else (4, False))
+    # two readers: camille (v2) and the course team (v1 carried to... no v2 set) share no version -> no pair yet;
+    # blind ratings keep their letter in the store and are flagged blind
+    assert con.execute("select count(*) from fct_ratings where rater_id = 'camille' and is_blind").fetchone()[0] == 16
+    con.close()
+
+
+def test_cli_errors_exit_1_with_location(project, tmp_path):
+    dst, run = project
+    bad = tmp_path / "bad.csv"
+    bad.write_text("suite,item_id,system_id,rater_id,criterion,score\nlarkfield,S07,Nobody 1B,grace,correctness,2\n")
+    res = run("evalhouse", "import-ratings", str(bad), check=False)
+    assert res.returncode == 1
+    assert f"{bad}:2:system_id: no response of model run 'Nobody 1B' to item 'S07'" in res.stderr
+    res = run("evalhouse", "blind-export", str(tmp_path / "x"), "--export-id", "rt1", check=False)
+    assert res.returncode == 1 and "already exists" in res.stderr

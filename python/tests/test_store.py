@@ -1,0 +1,149 @@
+"""The ratings store: validation with file/row/column errors, all-or-nothing, append-only, blind keys."""
+from __future__ import annotations
+
+import csv
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from evalhouse import blind, store
+
+S07_GEMMA = "larkfield-S07-2e3f70ab4524-r1"
+
+
+@pytest.fixture()
+def env(warehouse, tmp_path):
+    """A blind export of S07 into temp folders, a temp store, and a catalog that knows the export."""
+    keys_dir, store_dir, out = tmp_path / "keys", tmp_path / "store", tmp_path / "packets"
+    blind.export(warehouse, out, "larkfield", seed=7, export_id="t1", keys_dir=keys_dir, items=["S07"])
+    catalog = store.Catalog.from_warehouse(warehouse, keys_dir=keys_dir)
+    return dict(keys_dir=keys_dir, store_dir=store_dir, out=out, catalog=catalog, tmp=tmp_path)
+
+
+def write(path: Path, text: str, encoding="utf-8") -> Path:
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def snapshot(folder: Path) -> dict:
+    return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def rejected(path, env, **kw) -> list[str]:
+    with pytest.raises(store.ImportRejected) as info:
+        store.import_ratings(path, env["catalog"], store_dir=env["store_dir"], **kw)
+    return info.value.problems
+
+
+HEADER = "packet_id,letter,rater_id,criterion,score,reason\n"
+
+
+def test_blind_import_appends_a_new_file_and_keeps_the_letter(env):
+    f = write(env["tmp"] / "r.csv", HEADER + "t1-S07,A,camille,correctness,2,ok\nt1-S07,A,camille,completeness,1,\n")
+    target, n = store.import_ratings(f, env["catalog"], store_dir=env["store_dir"])
+    assert n == 2 and target.parent == env["store_dir"] / "larkfield"
+    rows = list(csv.DictReader(open(target, encoding="utf-8")))
+    assert [r["letter"] for r in rows] == ["A", "A"] and rows[0]["response_id"] == ""
+    assert rows[0]["is_blind"] == "true" and rows[0]["rubric_version"] == "2" and rows[0]["score"] == "2"
+
+
+def test_bom_and_crlf_are_accepted(env):
+    text = (HEADER + "t1-S07,B,grace,correctness,2,fine\n").replace("\n", "\r\n")
+    f = write(env["tmp"] / "bom.csv", "\ufeff" + text)
+    _, n = store.import_ratings(f, env["catalog"], store_dir=env["store_dir"])
+    assert n == 1
+
+
+def test_errors_name_file_row_and_column_and_nothing_is_written(env):
+    first = write(env["tmp"] / "first.csv", HEADER + "t1-S07,A,camille,correctness,2,ok\n")
+    store.import_ratings(first, env["catalog"], store_dir=env["store_dir"])
+    before = snapshot(env["store_dir"])
+    bad = write(
+        env["tmp"] / "bad.csv",
+        HEADER
+        + "t1-S07,B,camille,correctness,2,valid row\n"  # valid, but the file is rejected as a whole
+        + "t1-S07,Z,camille,correctness,2,\n"  # unknown letter
+        + "t1-S07,C,camille,correctness,3,\n"  # out of range
+        + "t1-S07,C,camille,tone,1,\n"  # unknown criterion
+        + "t1-S07,D,camille,correctness,,\n"  # missing score
+        + "t1-S07,A,camille,correctness,1,\n"  # duplicate of the stored rating
+        + "t1-S07,B,camille,correctness,1,\n"  # duplicate of row 2 of this file
+        + "nope-S07,A,camille,correctness,1,\n",  # unknown packet
+    )
+    problems = rejected(bad, env)
+    name = str(bad)
+    assert f"{name}:3:letter: packet 't1-S07' has no reply 'Z'" in problems
+    assert f"{name}:4:score: 3 is outside correctness's scale 0-2" in problems
+    assert any(p.startswith(f"{name}:5:criterion: unknown criterion 'tone'") for p in problems)
+    assert f"{name}:6:score: missing score" in problems
+    assert any(p.startswith(f"{name}:7:criterion: duplicate rating: already stored at") for p in problems)
+    assert f"{name}:8:criterion: duplicate rating: same reply, rater, criterion and version as row 2" in problems
+    assert f"{name}:9:packet_id: unknown packet 'nope-S07'" in problems
+    assert len(problems) == 7
+    assert snapshot(env["store_dir"]) == before
+
+
+def test_unknown_ticket_and_model_by_name(env):
+    f = write(
+        env["tmp"] / "named.csv",
+        "suite,item_id,system_id,rater_id,criterion,score\n"
+        "larkfield,S99,Gemma 3 4B (local),grace,correctness,1\n"
+        "larkfield,S07,GPT-9,grace,correctness,1\n"
+        "larkfield,S07,Gemma 3 4B (local),grace,correctness,0\n",
+    )
+    problems = rejected(f, env)
+    assert problems == [
+        f"{f}:2:item_id: unknown item 'S99' in suite 'larkfield'",
+        f"{f}:3:system_id: no response of model run 'GPT-9' to item 'S07'",
+    ]
+    ok = write(env["tmp"] / "named_ok.csv", "suite,item_id,system_id,rater_id,criterion,score\n"
+               "larkfield,S07,Gemma 3 4B (local),grace,correctness,0\n")
+    target, _ = store.import_ratings(ok, env["catalog"], store_dir=env["store_dir"])
+    row = next(csv.DictReader(open(target, encoding="utf-8")))
+    assert row["response_id"] == S07_GEMMA and row["is_blind"] == "false"
+
+
+def test_malformed_csv_and_jsonl(env):
+    ragged = write(env["tmp"] / "ragged.csv", HEADER + "t1-S07,A,camille,correctness,2\n")
+    assert rejected(ragged, env) == [f"{ragged}:2:-: 5 fields, the header has 6"]
+    quote = write(env["tmp"] / "quote.csv", HEADER + 't1-S07,A,camille,correctness,2,"unclosed\n')
+    assert "malformed CSV" in rejected(quote, env)[0]
+    latin = write(env["tmp"] / "latin.csv", HEADER + "t1-S07,A,camille,correctness,2,très\n", encoding="latin-1")
+    assert rejected(latin, env)[0].startswith(f"{latin}:2:-: not UTF-8")
+    jsonl = write(env["tmp"] / "r.jsonl", '{"packet_id": "t1-S07", "letter": "A", "rater_id": "c", '
+                  '"criterion": "correctness", "score": 2}\n{"packet_id": "t1-S07", "letter": \n')
+    assert rejected(jsonl, env)[0].startswith(f"{jsonl}:2:-: not valid JSON")
+    header_only = write(env["tmp"] / "h.csv", "packet_id,letter,criterion,score\n")
+    assert rejected(header_only, env) == [f"{header_only}:1:-: no ratings in the file"]
+    no_rater = write(env["tmp"] / "nr.csv", "packet_id,letter,criterion,score\nt1-S07,A,correctness,2\n")
+    assert rejected(no_rater, env) == [f"{no_rater}:1:rater_id: required column missing (or pass --rater)"]
+    no_target = write(env["tmp"] / "nt.csv", "rater_id,criterion,score\nc,correctness,2\n")
+    assert "the header needs packet_id+letter" in rejected(no_target, env)[0]
+
+
+def test_jsonl_import(env):
+    f = write(env["tmp"] / "ok.jsonl", '{"packet_id": "t1-S07", "letter": "C", "criterion": "correctness", '
+              '"score": 1, "reason": "x"}\n')
+    _, n = store.import_ratings(f, env["catalog"], store_dir=env["store_dir"], rater="judge-x", rater_kind="judge")
+    assert n == 1
+
+
+def test_append_never_replaces_an_existing_file(env, monkeypatch):
+    rows = store.validate(write(env["tmp"] / "a.csv", HEADER + "t1-S07,A,c,correctness,2,\n"), env["catalog"],
+                          store_dir=env["store_dir"])
+    first = store.append(rows, store_dir=env["store_dir"])
+    content = first.read_bytes()
+
+    class Frozen:  # same timestamp -> same file name: the second append must refuse, not overwrite
+        @staticmethod
+        def now(tz=None):
+            import datetime as dt
+
+            return dt.datetime(2026, 1, 1, tzinfo=tz)
+
+    monkeypatch.setattr(store, "datetime", Frozen)
+    a = store.append(rows, store_dir=env["store_dir"])
+    with pytest.raises(FileExistsError):
+        store.append(rows, store_dir=env["store_dir"])
+    assert first.read_bytes() == content and a.exists()
