@@ -49,6 +49,8 @@ def text_checks(responses: pd.DataFrame) -> pd.DataFrame:
     out["detected_language"] = langs
     out["sentence_count"] = pd.array(sents, dtype="Int64")
     out["response_chars"] = pd.array([len(t) if t is not None else None for t in reply], dtype="Int64")
+    for col in ("suite", "response_id", "json_check_reason", "detected_language"):
+        out[col] = out[col].astype("string")  # typed even when empty (an incremental run may check nothing)
     return out[TEXT_CHECK_COLUMNS]
 
 
@@ -90,4 +92,6 @@ def phrase_checks(responses: pd.DataFrame, gold: pd.DataFrame) -> pd.DataFrame:
     for col in ("found_plain", "found_normalized", "violation_negation_aware"):
         out[col] = pd.array(out[col].tolist(), dtype="boolean")
     out["negated_occurrences"] = pd.array(out["negated_occurrences"].tolist(), dtype="Int64")
+    for col in ("suite", "response_id", "item_id", "gold_kind", "phrase"):
+        out[col] = out[col].astype("string")
     return out
