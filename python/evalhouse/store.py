@@ -29,7 +29,7 @@ from evalhouse import paths
 
 STORE_COLUMNS = [
     "suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
-    "rubric_id", "rubric_version", "is_blind", "rated_at",
+    "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row",
 ]
 KEY_COLUMNS = ["export_id", "suite", "packet_id", "item_id", "letter", "response_id", "rubric_id", "rubric_version"]
 RATER_KINDS = ("human", "judge", "program", "metric")
@@ -286,7 +286,7 @@ def append(rows: list[dict], store_dir: Path | None = None, label: str = "") -> 
     buf = io.StringIO(newline="")
     writer = csv.DictWriter(buf, fieldnames=STORE_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({k: r.get(k, "") for k in STORE_COLUMNS} for r in rows)
+    writer.writerows({**{k: r.get(k, "") for k in STORE_COLUMNS}, "store_row": i} for i, r in enumerate(rows, 1))
     content = buf.getvalue().encode("utf-8")
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
     digest = hashlib.sha256(content).hexdigest()[:10]

@@ -9,9 +9,13 @@ keys as (
 ),
 
 numbered as (
+    -- store_row is written by the importer (1 = first data row); files without it get a row number
     select
         store.*,
-        row_number() over (partition by store.filename order by (select null)) as source_row
+        coalesce(
+            try_cast(store.store_row as integer),
+            row_number() over (partition by store.filename order by store.rated_at, store.response_id, store.packet_id, store.letter, store.criterion)
+        ) as source_row
     from store
 )
 
