@@ -4,23 +4,8 @@
 -- version in between changed that criterion's anchors (carried_forward); otherwise it is missing.
 -- Within one version, the rater's latest rating wins for scoring (the store is append-only: older rows stay in
 -- fct_ratings, nothing is overwritten).
-with ratings as (
-    select * from {{ ref('int_ratings') }}
-    where response_known and rubric_version is not null and criterion is not null
-),
-
-ranked as (
-    select
-        ratings.*,
-        row_number() over (
-            partition by response_id, rater_id, rubric_id, rubric_version, criterion
-            order by rated_at desc nulls last, source_file desc, source_row desc
-        ) as recency_rank
-    from ratings
-),
-
-latest as (
-    select * from ranked where recency_rank = 1
+with latest as (
+    select * from {{ ref('int_latest_ratings') }}
 ),
 
 rating_sets as (

@@ -36,6 +36,14 @@ def project(tmp_path_factory):
     return dst, run
 
 
+def write_rows(path: Path, rows: list[dict]) -> Path:
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
 def test_blind_round_trip(project):
     dst, run = project
     out = dst.parent / "packets"
@@ -47,11 +55,7 @@ def test_blind_round_trip(project):
     for r in rows:
         r["score"] = "2" if r["letter"] == "A" else "1"
         r["reason"] = "round trip"
-    filled = out / "filled.csv"
-    with open(filled, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    filled = write_rows(out / "filled.csv", rows)
     res = run("evalhouse", "import-ratings", str(filled), "--rater", "camille")
     assert "imported 16 ratings" in res.stdout
     # importing the same file again is refused as duplicates and writes nothing
@@ -64,11 +68,7 @@ def test_blind_round_trip(project):
     for r in rows:
         if r["letter"] == "B" and r["criterion"] == "correctness":
             r["score"] = "2"
-    second = out / "second.csv"
-    with open(second, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    second = write_rows(out / "second.csv", rows)
     run("evalhouse", "import-ratings", str(second), "--rater", "grace")
 
     run("dbt", "build", "--no-use-colors", "--quiet")

@@ -1,19 +1,7 @@
 -- What must be rescored: every rater's latest rating made under a rubric version older than the current one, for a
 -- criterion whose anchors a later version changed; with the same rater's rating under the current version, if any.
-with ratings as (
-    select * from {{ ref('int_ratings') }} where response_known and score_problem is null
-),
-
-latest as (
-    select * from (
-        select ratings.*,
-               row_number() over (
-                   partition by response_id, rater_id, rubric_id, rubric_version, criterion
-                   order by rated_at desc nulls last, source_file desc, source_row desc
-               ) as recency_rank
-        from ratings
-    ) as ranked
-    where recency_rank = 1
+with latest as (
+    select * from {{ ref('int_latest_ratings') }} where score_problem is null
 ),
 
 criteria as (
