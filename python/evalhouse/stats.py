@@ -424,11 +424,14 @@ def rank_based_alpha(system_means, level: str = "ordinal", higher_is_better: boo
     then alpha over the systems x raters rank matrix (Sottana et al. 2023, Tables 2 and 7).
 
     system_means: systems x raters, NaN where a rater scored no response of a system (its rank is missing).
-    Same NULL rules as krippendorff_alpha; n = systems ranked by at least two raters.
+    Same NULL rules as krippendorff_alpha, plus fewer than two systems -> None; n = systems ranked by at least two
+    raters.
     """
     m = np.asarray(system_means, dtype=float)
     if m.ndim != 2:
         raise ValueError("system_means must be systems x raters")
+    if m.shape[0] < 2:
+        return StatResult(None, int(m.shape[0]), "fewer than two systems: nothing to rank")
     ranks = np.column_stack([average_ranks(m[:, j], higher_is_better) for j in range(m.shape[1])]) \
         if m.shape[1] else m
     return krippendorff_alpha(ranks, level)
