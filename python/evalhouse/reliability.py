@@ -84,7 +84,7 @@ def _matrix(frame: pd.DataFrame, index: str = "response_id") -> pd.DataFrame:
     used = frame[frame["score_value"].notna()]
     if used.empty:
         return pd.DataFrame()
-    return used.pivot_table(index=index, columns="rater_id", values="score_value", aggfunc="mean")
+    return used.groupby([index, "rater_id"], sort=False)["score_value"].mean().unstack("rater_id")
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -132,8 +132,7 @@ def reliability_table(scores: pd.DataFrame) -> pd.DataFrame:
         row["exact_agreement_reason"] = pa.reason
         if values.size and (n_per_unit >= 2).any():
             pairable = values[n_per_unit >= 2]
-            all_agree = [np.unique(r[~np.isnan(r)]).size == 1 for r in pairable]
-            row["all_raters_agree_share"] = float(np.mean(all_agree))
+            row["all_raters_agree_share"] = float(np.mean(np.nanmax(pairable, axis=1) == np.nanmin(pairable, axis=1)))
         else:
             row["all_raters_agree_share"] = None
         whole = scale is not None and values.size and np.all(np.isnan(values) | (values == np.round(values)))

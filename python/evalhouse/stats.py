@@ -112,9 +112,20 @@ class ICC1Result:
 def _matrix(ratings, labels: Sequence | None = None) -> tuple[np.ndarray | None, str | None]:
     """Units x raters float matrix (NaN = missing). Text labels become their position in ``labels`` (or in the
     sorted observed labels). Returns (matrix, None) or (None, reason) when a value is not on the scale."""
-    arr = np.asarray(ratings, dtype=object)
-    if arr.ndim != 2:
-        raise ValueError(f"ratings must be a 2-d units x raters array, got shape {arr.shape}")
+    raw = np.asarray(ratings)
+    if raw.ndim != 2:
+        raise ValueError(f"ratings must be a 2-d units x raters array, got shape {raw.shape}")
+    if raw.dtype.kind in "fiub" and (labels is None or all(
+            isinstance(lab, (int, float, np.integer, np.floating)) for lab in labels)):
+        # fast path: a numeric matrix (NaN = missing)
+        m = raw.astype(float)
+        if labels is not None:
+            present = m[~np.isnan(m)]
+            bad = np.unique(present[~np.isin(present, np.asarray(labels, dtype=float))])
+            if bad.size:
+                return None, f"value {bad[0]:g} not on the scale {list(labels)}"
+        return m, None
+    arr = raw.astype(object)
     flat = arr.ravel()
     missing = np.array([_is_missing(v) for v in flat], dtype=bool)
     present = flat[~missing]
@@ -157,7 +168,8 @@ def krippendorff_alpha(ratings, level: str = "nominal", labels: Sequence | None 
     all pairable values, both taken from the coincidence matrix o_ck = sum_u (number of c-k pairs in u)/(m_u - 1)
     and the level's distance metric: nominal (c != k), ordinal (rank distance through the marginal frequencies),
     interval ((c - k)^2), ratio (((c - k)/(c + k))^2). Krippendorff (2011), "Computing Krippendorff's Alpha-
-    Reliability"; computed by the `krippendorff` package (Castro 2017), checked against hand-computed values.
+    Reliability". Computed here in O(units) (see _alpha_from_coincidences); the tests check it equals the
+    `krippendorff` package (Castro 2017) and hand-computed values.
 
     ratings: units x raters, NaN/None missing. Only units with two or more ratings are pairable (a unit rated once is
     dropped, a missing rating is never a category). labels: the scale; for text labels its order is the ordinal order
@@ -165,13 +177,14 @@ def krippendorff_alpha(ratings, level: str = "nominal", labels: Sequence | None 
     it is never clipped to 0.
 
     Undefined -> None with a reason: fewer than two raters; no unit rated twice; every pairable value equal
-    (D_e = 0); a value not on ``labels``. n = pairable units.
+    (D_e = 0); a value not on ``labels``; ordinal/ratio with more than MAX_ORDINAL_VALUES distinct values.
+    n = pairable units.
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
-    arr = np.asarray(ratings, dtype=object)
-    if level != "nominal" and labels is None and arr.size and any(
-            isinstance(v, str) for v in arr.ravel()):
+    arr = np.asarray(ratings)
+    if level != "nominal" and labels is None and arr.size and arr.dtype.kind not in "fiub" and any(
+            isinstance(v, str) for v in arr.astype(object).ravel()):
         raise ValueError("ordinal/interval/ratio alpha on text labels needs labels= (the ordered scale)")
     m, reason = _matrix(ratings, labels)
     if m is None:
@@ -189,10 +202,60 @@ def krippendorff_alpha(ratings, level: str = "nominal", labels: Sequence | None 
         return StatResult(None, n, "all pairable ratings are equal: expected disagreement is 0")
     if level == "ratio" and np.any(values < 0):
         return StatResult(None, n, "ratio level needs non-negative values")
-    import krippendorff
-
-    value = krippendorff.alpha(reliability_data=pairable.T, level_of_measurement=level, value_domain=values)
+    if level in ("ordinal", "ratio") and values.size > MAX_ORDINAL_VALUES:
+        return StatResult(None, n, f"{values.size} distinct values: the {level} metric needs a values x values "
+                                   f"coincidence matrix (limit {MAX_ORDINAL_VALUES}); use the interval level")
+    value = _alpha_from_coincidences(pairable, values, level)
     return StatResult(float(value), n)
+
+
+MAX_ORDINAL_VALUES = 2000
+
+
+def _alpha_from_coincidences(pairable: np.ndarray, values: np.ndarray, level: str) -> float:
+    """Krippendorff's alpha of a units x raters matrix whose every unit has >= 2 ratings.
+
+    Same definition as the `krippendorff` package (which the tests use as the reference), computed in O(units):
+    that package builds a units x values x values array, which does not fit for 200k units with fractional judge
+    scores. nominal and interval use the closed forms (sums of squares); ordinal and ratio the sparse coincidence
+    matrix o_ck = sum_u n_uc n_uk / (m_u - 1) (minus the diagonal self-pairs).
+    """
+    from scipy import sparse
+
+    present = ~np.isnan(pairable)
+    unit_index = np.nonzero(present)[0]
+    flat = pairable[present]
+    m_u = present.sum(axis=1).astype(float)
+    n = float(flat.size)
+    if level == "interval":
+        unit_means = np.nansum(pairable, axis=1) / m_u
+        ss_u = np.bincount(unit_index, weights=(flat - unit_means[unit_index]) ** 2, minlength=pairable.shape[0])
+        d_o = float(np.sum(2.0 * m_u * ss_u / (m_u - 1.0))) / n
+        d_e = 2.0 * float(np.sum((flat - flat.mean()) ** 2)) / (n - 1.0)
+        return 1.0 - d_o / d_e
+    codes = np.searchsorted(values, flat)
+    counts = sparse.csr_matrix((np.ones(flat.size), (unit_index, codes)), shape=(pairable.shape[0], values.size))
+    n_c = np.asarray(counts.sum(axis=0)).ravel()
+    if level == "nominal":
+        same = np.asarray(counts.multiply(counts).sum(axis=1)).ravel()
+        d_o = float(np.sum((m_u ** 2 - same) / (m_u - 1.0))) / n
+        d_e = (n ** 2 - float(np.sum(n_c ** 2))) / (n * (n - 1.0))
+        return 1.0 - d_o / d_e
+    weighted = sparse.diags(1.0 / (m_u - 1.0)) @ counts
+    o = (counts.T @ weighted).toarray() - np.diag(np.asarray(weighted.sum(axis=0)).ravel())
+    if level == "ordinal":
+        cum = np.cumsum(n_c)
+        # delta^2_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)^2
+        lo = np.minimum.outer(np.arange(values.size), np.arange(values.size))
+        hi = np.maximum.outer(np.arange(values.size), np.arange(values.size))
+        between = cum[hi] - np.where(lo > 0, cum[lo - 1], 0.0)
+        delta = (between - (n_c[:, None] + n_c[None, :]) / 2.0) ** 2
+    else:  # ratio
+        s = values[:, None] + values[None, :]
+        delta = np.divide(values[:, None] - values[None, :], s, out=np.zeros_like(s), where=s != 0) ** 2
+    d_o = float(np.sum(o * delta))
+    d_e = float(np.sum(np.outer(n_c, n_c) * delta)) / (n - 1.0)
+    return 1.0 - d_o / d_e
 
 
 def _paired(x: Sequence, y: Sequence) -> tuple[np.ndarray, np.ndarray]:
