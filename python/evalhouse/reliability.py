@@ -55,7 +55,18 @@ def _dtype(col: str) -> str:
     return "Float64"
 
 
+def _prepare(scores: pd.DataFrame) -> pd.DataFrame:
+    """Compact keys once: response ids become integer codes (they never reach a mart), the score a float."""
+    out = scores.copy()
+    out["response_id"] = pd.factorize(out["response_id"])[0]
+    out["score_value"] = pd.to_numeric(out["score_value"], errors="coerce").astype(float)
+    out["is_reference_system"] = out["is_reference_system"].astype("boolean").fillna(False).astype(bool)
+    out["response_chars"] = pd.to_numeric(out["response_chars"], errors="coerce").astype(float)
+    return out
+
+
 def _groups(scores: pd.DataFrame) -> Iterable[tuple[dict, pd.DataFrame]]:
+    scores = _prepare(scores)
     for key, frame in scores.groupby(GROUP, dropna=False, sort=True):
         yield dict(zip(GROUP, key)), frame
 
@@ -93,8 +104,7 @@ def _matrix(frame: pd.DataFrame, index: str = "response_id") -> pd.DataFrame:
 
 def reliability_table(scores: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    humans = scores[scores["rater_kind"] == "human"]
-    for key, frame in _groups(humans):
+    for key, frame in _groups(scores[scores["rater_kind"] == "human"]):
         scale = _scale(frame)
         m = _matrix(frame)
         values = m.to_numpy(dtype=float) if not m.empty else np.empty((0, 0))
@@ -196,11 +206,11 @@ def judge_human_table(scores: pd.DataFrame) -> pd.DataFrame:
         if not (frame["rater_kind"] == "human").any():
             continue
         paired = _paired_frame(frame)
-        has_ref = bool(paired["is_reference_system"].fillna(False).any())
+        has_ref = bool(paired["is_reference_system"].fillna(False).astype(bool).any())
         for rater_id, rater_kind in raters.itertuples(index=False):
             comparison = "human_ceiling" if rater_kind == "human" else rater_kind
             for include_ref in ([True, False] if has_ref else [True]):
-                sub = paired if include_ref else paired[~paired["is_reference_system"].fillna(False)]
+                sub = paired if include_ref else paired[~paired["is_reference_system"].fillna(False).astype(bool)]
                 sub = sub[sub[rater_id].notna() & sub["human_mean"].notna()] if rater_id in sub else sub.iloc[0:0]
                 item = _three(sub[rater_id].to_numpy(float), sub["human_mean"].to_numpy(float))
                 sysm = sub.groupby("system_id")[[rater_id, "human_mean"]].mean() if len(sub) else \
