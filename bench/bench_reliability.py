@@ -66,8 +66,8 @@ def main() -> None:
         con.unregister("src")
         del df
         t = time.perf_counter()
-        scores = con.sql("select * from int_reliability_scores").df()
-        timings = {"read into pandas (dbt.ref().df())": time.perf_counter() - t}
+        scores = reliability.frame_from_relation(con.sql("select * from int_reliability_scores"))
+        timings = {"read into pandas (frame_from_relation)": time.perf_counter() - t}
         directions = pd.DataFrame(columns=["suite", "rubric_id", "criterion", "higher_is_better"])
         for name, fn in [("fct_interrater_reliability", reliability.reliability_table),
                          ("fct_judge_human_agreement", reliability.judge_human_table),

@@ -130,3 +130,18 @@ def test_usr_reliability_reproduces_the_paper(name):
         assert table.loc[criterion, "alpha_interval"] is not None and not pd.isna(table.loc[criterion, "icc_1_1"])
     binary = table[table["is_binary"]]
     assert set(binary.index) == {"Understandable", "Uses Knowledge"} and binary["gwet_ac1"].notna().all()
+
+
+def test_categorical_input_from_duckdb_gives_the_same_tables():
+    import duckdb
+
+    humans = {"a": [1, 2, 3, 4, 5, 3], "b": [2, 2, 3, 5, 4, 3]}
+    t = long_table(humans, judge={"llm": [2.5, 2.0, 3.5, 4.5, 5.0, 3.0]}, systems=["ref", "ref", "x", "x", "y", "y"],
+                   ref="ref")
+    con = duckdb.connect()
+    con.register("t", t)
+    cat = reliability.frame_from_relation(con.sql("select * from t"))
+    assert isinstance(cat["rater_id"].dtype, pd.CategoricalDtype)
+    for fn in (reliability.reliability_table, reliability.judge_human_table, reliability.judge_diagnostics_table,
+               reliability.system_rankings_table, reliability.coder_set_alpha_table):
+        pd.testing.assert_frame_equal(fn(cat), fn(t), check_dtype=True)

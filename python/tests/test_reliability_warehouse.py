@@ -173,3 +173,16 @@ def test_sottana_reliability_rows(con):
     for g in got:
         assert g["n_raters"] == 3 and g["n_ratings_excluded"] == 0
         assert g["alpha_interval"] is not None and g["icc_1_1"] is not None
+
+
+def test_every_mart_column_is_documented(con):
+    import yaml
+
+    from evalhouse import paths
+
+    spec = yaml.safe_load((paths.project_dir() / "models" / "marts" / "reliability" /
+                           "_reliability__models.yml").read_text(encoding="utf-8"))
+    for model in spec["models"]:
+        documented = [c["name"] for c in model["columns"] if c.get("description")]
+        actual = [r[0] for r in con.execute(f"describe {model['name']}").fetchall()]
+        assert documented == actual, model["name"]

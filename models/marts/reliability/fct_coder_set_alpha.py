@@ -6,8 +6,8 @@ The logic is evalhouse.reliability.coder_set_alpha_table (statistics in evalhous
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import coder_set_alpha_table
+    from evalhouse.reliability import frame_from_relation, coder_set_alpha_table
 
-    scores = dbt.ref("int_reliability_scores").df()
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
     directions = dbt.ref("reliability_criterion_direction").df()
     return coder_set_alpha_table(scores, directions)

@@ -6,7 +6,7 @@ The logic is evalhouse.reliability.reliability_table (statistics in evalhouse.st
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import reliability_table
+    from evalhouse.reliability import frame_from_relation, reliability_table
 
-    scores = dbt.ref("int_reliability_scores").df()
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
     return reliability_table(scores)

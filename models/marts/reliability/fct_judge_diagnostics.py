@@ -6,7 +6,7 @@ The logic is evalhouse.reliability.judge_diagnostics_table (statistics in evalho
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import judge_diagnostics_table
+    from evalhouse.reliability import frame_from_relation, judge_diagnostics_table
 
-    scores = dbt.ref("int_reliability_scores").df()
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
     return judge_diagnostics_table(scores)

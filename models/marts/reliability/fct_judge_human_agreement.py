@@ -6,7 +6,7 @@ The logic is evalhouse.reliability.judge_human_table (statistics in evalhouse.st
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import judge_human_table
+    from evalhouse.reliability import frame_from_relation, judge_human_table
 
-    scores = dbt.ref("int_reliability_scores").df()
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
     return judge_human_table(scores)

@@ -6,8 +6,8 @@ The logic is evalhouse.reliability.system_rankings_table (statistics in evalhous
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import system_rankings_table
+    from evalhouse.reliability import frame_from_relation, system_rankings_table
 
-    scores = dbt.ref("int_reliability_scores").df()
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
     directions = dbt.ref("reliability_criterion_direction").df()
     return system_rankings_table(scores, directions)
