@@ -5,8 +5,10 @@ Usage: python data/hanna/prepare.py /path/to/hanna   (the folder holding hanna_m
 hanna_scores.parquet      one row per story x score column kept: the 3 human rater positions (`Human i XX`) and the
                           per-criterion LLM-judge columns (`<LLM> XX p`); values exactly as in the release (judge
                           values are means of sampled answers, floats). Story id = 96 * system_row + prompt_index.
-hanna_user_study.parquet  user_study.csv as is, plus source_row (1-based data row), unit_index (consecutive triples =
-                          one explanation) and rater_position (1..3 within the triple).
+hanna_user_study.parquet  user_study.csv in long form: one row per data row x flag column, with source_row (1-based
+                          data row), unit_index (consecutive triples = one explanation), rater_position (1..3 within
+                          the triple), story_id, explanation, source_column (the flag's column name, byte-exact) and
+                          value (0/1 as released).
 """
 from __future__ import annotations
 
@@ -43,7 +45,12 @@ def main(src: Path, out: Path) -> None:
     triples = us.groupby("unit_index").agg(n_story=("Input.story_id", "nunique"), n_expl=("Input.explanation", "nunique"))
     if (triples.n_story != 1).any() or (triples.n_expl != 1).any():
         raise ValueError("user_study.csv: a triple of rows does not share one story and explanation")
-    us.to_parquet(out / "hanna_user_study.parquet", index=False, compression="zstd")
+    flags = [c for c in us.columns if c.startswith("Answer.")]
+    long_us = us.rename(columns={"Input.story_id": "story_id", "Input.explanation": "explanation"}).melt(
+        id_vars=["source_row", "unit_index", "rater_position", "story_id", "explanation"], value_vars=flags,
+        var_name="source_column", value_name="value")
+    long_us = long_us.sort_values(["source_row", "source_column"], kind="stable").reset_index(drop=True)
+    long_us.to_parquet(out / "hanna_user_study.parquet", index=False, compression="zstd")
     print(f"hanna_scores: {len(long)} rows; user_study: {len(us)} rows")
 
 

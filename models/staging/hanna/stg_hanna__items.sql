@@ -5,7 +5,7 @@ with prompts as (
 ),
 
 explanations as (
-    select distinct unit_index, "Input.story_id" as story_id from {{ read_parquet_source('hanna', 'user_study') }}
+    select distinct unit_index, story_id from {{ read_parquet_source('hanna', 'user_study') }}
 )
 
 select

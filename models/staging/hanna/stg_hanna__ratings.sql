@@ -36,7 +36,7 @@ story_ratings as (
         cast(score as varchar)                              as score_text,
         'hanna_story'                                       as rubric_id
     from parsed
-    inner join codes on codes.code = parsed.code
+    left join codes on codes.code = parsed.code  -- an unknown code keeps its row: int_ratings flags unknown_criterion
 ),
 
 user_study as (
@@ -48,23 +48,15 @@ flags as (
 ),
 
 flag_ratings as (
-    {%- set flag_columns = ['Answer.a-1-guidelines.1', 'Answer.a-2-syntax.1', 'Answer.a-3-superfluous.1',
-                            'Answer.a-4-incorrectness.1', 'Answer.a-5-unsubstantiated.1',
-                            'Answer.a-6-incoherence.1'] %}
-    {%- for col in flag_columns %}
     select
-        'data/hanna/hanna_user_study.parquet'               as source_file,
-        cast(source_row as integer)                         as source_row,
-        'hanna-explanation-' || cast(unit_index as varchar) as response_id,
+        'data/hanna/hanna_user_study.parquet'                as source_file,
+        cast(source_row as integer)                          as source_row,
+        'hanna-explanation-' || cast(unit_index as varchar)  as response_id,
         'mturk_position_' || cast(rater_position as varchar) as rater_id,
-        'human'                                             as rater_kind,
-        '{{ col }}'                                         as source_column,
-        cast("{{ col }}" as varchar)                        as score_text
+        'human'                                              as rater_kind,
+        source_column,
+        cast(value as varchar)                               as score_text
     from user_study
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
 )
 
 select
@@ -77,4 +69,4 @@ select
     'hanna', source_file, source_row, response_id, rater_id, rater_kind, flags.criterion, score_text,
     cast(null as varchar), 'hanna_explanation_flags', 1, cast(null as boolean), cast(null as timestamp)
 from flag_ratings
-inner join flags on flags.source_column = flag_ratings.source_column
+left join flags on flags.source_column = flag_ratings.source_column

@@ -5,7 +5,7 @@ with stories as (
 ),
 
 explanations as (
-    select distinct unit_index, "Input.explanation" as explanation
+    select distinct unit_index, explanation
     from {{ read_parquet_source('hanna', 'user_study') }}
 )
 
