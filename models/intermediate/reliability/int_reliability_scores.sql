@@ -1,0 +1,71 @@
+-- One row per suite x task x rubric version x criterion x response x rater: the score the reliability marts use,
+-- with the response's system and the reply length. Built on int_ratings (typed and range-checked):
+--   * a whole, in-range score is used as is;
+--   * a judge / metric / program score that is in range but not a whole level (e.g. HANNA's LLM scores = means of
+--     sampled answers, GPT-4's 4.5) is used as its decimal value (rater_kind human must give whole levels);
+--   * anything else (missing, not a number, out of range, unknown criterion, a human's fractional score) gets
+--     score_value NULL and excluded_reason = int_ratings.score_problem: it is counted, never used, never 0.
+-- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
+with ratings as (
+    select * from {{ ref('int_ratings') }}
+    where response_known
+),
+
+criteria as (
+    select * from {{ ref('int_rubric_criteria') }}
+),
+
+responses as (
+    select * from {{ ref('int_responses') }}
+),
+
+items as (
+    select * from {{ ref('int_items') }}
+),
+
+valued as (
+    select
+        ratings.*,
+        criteria.min_score,
+        criteria.max_score,
+        case
+            when ratings.score is not null then cast(ratings.score as double)
+            when ratings.score_problem = 'not_a_whole_level'
+                 and ratings.rater_kind in ('judge', 'metric', 'program')
+                 and try_cast(ratings.score_text as double) between criteria.min_score and criteria.max_score
+                then try_cast(ratings.score_text as double)
+        end as score_value
+    from ratings
+    left join criteria
+        on criteria.rubric_id = ratings.rubric_id
+       and criteria.rubric_version = ratings.rubric_version
+       and criteria.criterion = ratings.criterion
+)
+
+select
+    valued.suite,
+    items.task,
+    valued.rubric_id,
+    valued.rubric_version,
+    valued.criterion,
+    min(valued.min_score)                                           as min_score,
+    max(valued.max_score)                                           as max_score,
+    valued.response_id,
+    responses.item_id,
+    responses.system_id,
+    responses.is_reference_system,
+    length(responses.response_text)                                 as response_chars,
+    valued.rater_id,
+    valued.rater_kind,
+    avg(valued.score_value)                                         as score_value,
+    count(valued.score_value)                                       as n_scores,
+    count(*) - count(valued.score_value)                            as n_excluded,
+    min(case when valued.score_value is null then coalesce(valued.score_problem, 'unusable') end)
+                                                                    as excluded_reason
+from valued
+inner join responses on responses.response_id = valued.response_id
+left join items on items.item_id = responses.item_id
+group by
+    valued.suite, items.task, valued.rubric_id, valued.rubric_version, valued.criterion, valued.response_id,
+    responses.item_id, responses.system_id, responses.is_reference_system, length(responses.response_text),
+    valued.rater_id, valued.rater_kind

@@ -1,0 +1,13 @@
+"""Item-level and rank-based Krippendorff's alpha of the human raters alone and with each judge added as a coder.
+
+The logic is evalhouse.reliability.coder_set_alpha_table (statistics in evalhouse.stats); see _reliability__models.yml.
+"""
+
+
+def model(dbt, session):
+    dbt.config(materialized="table")
+    from evalhouse.reliability import frame_from_relation, coder_set_alpha_table
+
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
+    directions = dbt.ref("reliability_criterion_direction").df()
+    return coder_set_alpha_table(scores, directions)

@@ -1,0 +1,12 @@
+"""AlpacaEval-style judge diagnostics: bias, variance, same-level share, length correlation.
+
+The logic is evalhouse.reliability.judge_diagnostics_table (statistics in evalhouse.stats); see _reliability__models.yml.
+"""
+
+
+def model(dbt, session):
+    dbt.config(materialized="table")
+    from evalhouse.reliability import frame_from_relation, judge_diagnostics_table
+
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
+    return judge_diagnostics_table(scores)

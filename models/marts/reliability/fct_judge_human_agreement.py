@@ -1,0 +1,12 @@
+"""Each judge / metric and each human rater position against the human mean, item and system level.
+
+The logic is evalhouse.reliability.judge_human_table (statistics in evalhouse.stats); see _reliability__models.yml.
+"""
+
+
+def model(dbt, session):
+    dbt.config(materialized="table")
+    from evalhouse.reliability import frame_from_relation, judge_human_table
+
+    scores = frame_from_relation(dbt.ref("int_reliability_scores"))
+    return judge_human_table(scores)
