@@ -345,6 +345,21 @@ def _fmt(fact: dict, value: str, style: int) -> str:
     return value
 
 
+_SYNONYMS = [("October", "the tenth month"), ("September", "the ninth month"), ("November", "the eleventh month"),
+             ("cancellations", "call-offs"), ("cancellation", "call-off"), ("Cancellations", "Call-offs"),
+             ("anomaly", "irregularity"), ("gained", "improved"), ("attended", "joined"), ("suppressed", "withheld"),
+             ("outlier", "exception"), ("observational", "correlational only"), ("Coach", "Mentor"),
+             ("English learners", "ELL pupils"), ("randomised controlled", "randomised"), ("published", "reported"),
+             ("scheduling", "timetable")]
+
+
+def _paraphrase(text: str) -> str:
+    """A paraphrase the word match misses (synonyms for the match terms); the synthetic judge recognises it."""
+    for a, b in _SYNONYMS:
+        text = text.replace(a, b)
+    return "Roughly: " + text
+
+
 def _response(rng, model, task, facts, insights, limits, claims, gt, run) -> dict:
     strong, mixed, weak = model == "synthetic-strong", model == "synthetic-mixed", model == "synthetic-weak"
     metrics, findings, limitations, notes = {}, [], [], []
@@ -375,8 +390,7 @@ def _response(rng, model, task, facts, insights, limits, claims, gt, run) -> dic
         if run % 2 == 0 and len(findings) > 1:
             findings[-1] = f"Key figures reported: {fact_line}"
     elif mixed:
-        para = [("Roughly: " + t.lower().replace("cancellation", "cancel-out").replace("gained", "improved")
-                 if rng.random() < 0.35 else t) for t in base]
+        para = [(_paraphrase(t) if rng.random() < 0.35 else t) for t in base]
         findings = para + [f"Figures: {fact_line}"]
         if rng.random() < 0.5:
             findings = findings[::-1]
@@ -439,15 +453,15 @@ def build_responses(rng: random.Random, gold: dict, gt: dict) -> tuple[list[dict
                 for criterion in ("evidence_linkage", "structure_usability"):
                     score = max(0, min(4, int(quality + rng.random() * 1.2)))
                     ratings.append({"pack_id": PACK_ID, "task_id": tid, "model": model, "run": run,
-                                    "criterion": criterion, "score": score, "judge_model": JUDGE_MODEL,
+                                    "criterion": criterion, "score": score, "rubric_id": "grade_judge",
+                                    "rubric_version": 1, "judge_model": JUDGE_MODEL,
                                     "prompt_version": JUDGE_PROMPT,
                                     "reason": f"synthetic judge rating (quality tier {quality})",
                                     "rated_at": "2024-12-02T10:00:00"})
                 if model == "synthetic-mixed":
                     # the judge recognises paraphrased insights the word match misses (fallback)
                     for ins in by_task(gold["gold_insights"], tid):
-                        if any(f.startswith("Roughly: ") and ins["insight_text"].lower()[:20] in f
-                               for f in resp["key_findings"]):
+                        if _paraphrase(ins["insight_text"]) in resp["key_findings"]:
                             verdicts.append({"pack_id": PACK_ID, "task_id": tid, "model": model, "run": run,
                                              "check_kind": "gold_insight", "check_id": ins["insight_id"],
                                              "verdict": "present", "judge_model": JUDGE_MODEL,
