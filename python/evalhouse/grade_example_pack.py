@@ -297,6 +297,7 @@ def build_tasks(gt: dict[str, str]) -> dict[str, list[dict]]:
         L("t2_attendance_and_gains", "correlation_not_causation", "Correlation between attendance and gains does "
           "not establish causation", "correlation;causation"),
         L("t3_tutor_coaching", "small_groups", "Group-level rates rest on few sessions", "few sessions"),
+        L("t3_school_scheduling", "one_month", "October rates rest on one month of sessions", "one month"),
         L("t4_subgroup_gains", "n_threshold", "Subgroups below the n<10 reporting threshold are suppressed; no "
           "rates can be reported or estimated for them", "suppress"),
         L("t4_suppressed_cells", "n_threshold", "Suppressed cells cannot be estimated", "suppress"),

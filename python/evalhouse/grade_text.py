@@ -155,3 +155,22 @@ def write_casefold_macro(path: Path) -> Path:
 if __name__ == "__main__":
     if "--write-casefold-macro" in sys.argv:
         print(write_casefold_macro(Path("macros/grade_casefold.sql")))
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def metric_number(text: str | None) -> float | None:
+    """A structured_metrics value read as a number for the consistency metric: exactly one number token and no
+    letter outside it ("(42)." -> 42, "11.98 %" -> 11.98, "T-007" -> None, "3 of 5" -> None)."""
+    if text is None:
+        return None
+    text = str(text)
+    m = list(_NUMBER_RE.finditer(text))
+    if len(m) != 1:
+        return None
+    rest = text[: m[0].start(2)] + text[m[0].end(2):]
+    if _LETTER.search(rest):
+        return None
+    value = parse_number_token(m[0].group(2))[0]
+    return None if value is None else float(value)
