@@ -266,7 +266,7 @@ def build_tasks(gt: dict[str, str]) -> dict[str, list[dict]]:
           f"The October cancellation rate is about {gt['oct_to_sep_cancel_ratio']}x the September rate, the most "
           "significant operational anomaly of the quarter", "october;september;anomal"),
         I("t2_cancellation_trend", "november_recovery", "Cancellations returned to near-September levels in "
-          "November", "november;recover"),
+          "November", "november;returned"),
         I("t2_attendance_and_gains", "positive_association", "Students who attended more sessions gained more",
           "attend;gain;more"),
         I("t2_attendance_and_gains", "association_not_effect", "The association is observational, not an effect "
