@@ -372,7 +372,8 @@ def _response(rng, model, task, facts, insights, limits, claims, gt, run) -> dic
             if strong:
                 v = gold
             elif mixed:
-                v = gold.upper() if r < 0.5 else gold  # casefold match still passes ("GROSSE" for "Große")
+                # casefold match still passes ("GROSSE ALLEE" for "Große Allee")
+                v = gold.upper() if (r < 0.5 or (f["fact_id"] == "top_school_name" and run % 2 == 0)) else gold
             else:
                 v = {"ST-0042": "ST-42", "ACC-7A": "ACC-7"}.get(gold, gold if r < 0.4 else "unknown")
         else:

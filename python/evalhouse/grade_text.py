@@ -136,7 +136,8 @@ def casefold_sql(expr: str, pairs: list[tuple[str, str]]) -> str:
     sql = f"lower({expr})"
     for d, f in pairs:
         sql = f"replace({sql}, {_sql_str(d)}, {_sql_str(f)})"
-    return sql
+    chars = "".join(d for d, _ in pairs)
+    return f"case when regexp_matches(lower({expr}), '[{chars}]') then {sql} else lower({expr}) end"
 
 
 def read_macro_pairs(macro_file: Path) -> list[tuple[str, str]]:
