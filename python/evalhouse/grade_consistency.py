@@ -77,6 +77,8 @@ def token_jaccard(a: str, b: str) -> float | None:
 
 
 def _matches(a: str, b: str, threshold: float) -> bool:
+    if a == b:
+        return bool(word_tokens(a)) and threshold <= 1.0
     j = token_jaccard(a, b)
     return j is not None and j >= threshold
 
@@ -109,7 +111,7 @@ def cluster_findings(runs: Sequence[Sequence[str]], top_k: int = TOP_K,
 
 
 def finding_stability(runs: Sequence[Sequence[str]], top_k: int = TOP_K,
-                      threshold: float = JACCARD_THRESHOLD) -> SubScore:
+                      threshold: float = JACCARD_THRESHOLD, clustered: list[list[int]] | None = None) -> SubScore:
     """Mean over unique top-k findings of (runs in which it appears) / (number of runs).
 
     ``runs`` holds each run's key findings in rank order. No finding in any run -> None.
@@ -117,7 +119,8 @@ def finding_stability(runs: Sequence[Sequence[str]], top_k: int = TOP_K,
     """
     if not runs:
         return SubScore(None, 0, "no runs")
-    clustered = cluster_findings(runs, top_k, threshold)
+    if clustered is None:
+        clustered = cluster_findings(runs, top_k, threshold)
     unique = {uid for ids in clustered for uid in ids}
     if not unique:
         return SubScore(None, 0, "no key findings in any run")
@@ -134,7 +137,7 @@ def _tau_b_cached(x: tuple, y: tuple) -> float | None:
 
 
 def ranking_stability(runs: Sequence[Sequence[str]], top_k: int = TOP_K,
-                      threshold: float = JACCARD_THRESHOLD) -> SubScore:
+                      threshold: float = JACCARD_THRESHOLD, clustered: list[list[int]] | None = None) -> SubScore:
     """Mean over run pairs of (tau_b + 1) / 2, tau_b = Kendall tau-b of the shared findings' positions.
 
     For each pair of runs (10 pairs for 5 runs) the unique findings present in both top-k lists are ranked by their
@@ -143,7 +146,8 @@ def ranking_stability(runs: Sequence[Sequence[str]], top_k: int = TOP_K,
     """
     if len(runs) < 2:
         return SubScore(None, 0, "fewer than 2 runs")
-    clustered = cluster_findings(runs, top_k, threshold)
+    if clustered is None:
+        clustered = cluster_findings(runs, top_k, threshold)
     values = []
     for a, b in combinations(clustered, 2):
         pos_a = {}
@@ -213,8 +217,9 @@ def metric_variance(runs_metrics: Sequence[Mapping[str, float | None]], min_runs
 def consistency(runs_findings: Sequence[Sequence[str]], runs_metrics: Sequence[Mapping[str, float | None]],
                 weights: Mapping[str, float] = SUB_WEIGHTS) -> ConsistencyResult:
     """Combine the three sub-metrics with weights 0.5 / 0.3 / 0.2, re-weighted over the defined ones."""
-    fs = finding_stability(runs_findings)
-    rs = ranking_stability(runs_findings)
+    clustered = cluster_findings(runs_findings)
+    fs = finding_stability(runs_findings, clustered=clustered)
+    rs = ranking_stability(runs_findings, clustered=clustered)
     mv = metric_variance(runs_metrics)
     parts = {"finding_stability": fs, "ranking_stability": rs, "metric_variance": mv}
     defined = {k: s.value for k, s in parts.items() if s.value is not None}

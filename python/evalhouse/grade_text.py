@@ -159,6 +159,7 @@ if __name__ == "__main__":
 
 
 _LETTER = re.compile(r"[^\W\d_]")
+_PLAIN = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def metric_number(text: str | None) -> float | None:
@@ -167,6 +168,8 @@ def metric_number(text: str | None) -> float | None:
     if text is None:
         return None
     text = str(text)
+    if text and _PLAIN.fullmatch(text):  # fast path: a plain decimal number
+        return float(text)
     m = list(_NUMBER_RE.finditer(text))
     if len(m) != 1:
         return None

@@ -32,6 +32,15 @@ gold_typed as (
     from gold
 ),
 
+gold_tol as (
+    -- the tolerance once per gold fact (DECIMAL rescaling is costly; not once per response)
+    select
+        gold_typed.*,
+        cast(abs_tol + cast(rel_tol * cast(abs(gold_number) as decimal(38, 12)) as decimal(38, 18))
+             as decimal(38, 18))                        as tolerance
+    from gold_typed
+),
+
 responses as (
     select suite, response_id, item_id, system_id, repetition
     from {{ ref('int_responses') }}
@@ -58,11 +67,12 @@ joined as (
         gold_typed.gold_folded,
         gold_typed.abs_tol,
         gold_typed.rel_tol,
+        gold_typed.tolerance,
         labels.label_value                                      as reply_text,
         case when gold_typed.gold_kind = 'numeric_fact'
              then {{ grade_number_tokens('labels.label_value') }} end as reply_tokens
     from responses
-    inner join gold_typed
+    inner join gold_tol as gold_typed
         on gold_typed.suite = responses.suite
        and gold_typed.item_id = responses.item_id
     left join labels
@@ -84,9 +94,7 @@ parsed as (
 compared as (
     select
         parsed.*,
-        cast(abs(reply_number - gold_number) as decimal(38, 18))                   as abs_error,
-        cast(abs_tol + cast(rel_tol * cast(abs(gold_number) as decimal(38, 12)) as decimal(38, 18))
-             as decimal(38, 18))                                                   as tolerance
+        abs(reply_number - gold_number)                                            as abs_error
     from parsed
 )
 
