@@ -228,3 +228,60 @@ def consistency(runs_findings: Sequence[Sequence[str]], runs_metrics: Sequence[M
     total_w = sum(weights[k] for k in defined)
     value = sum(weights[k] * v for k, v in defined.items()) / total_w
     return ConsistencyResult(fs, rs, mv, value, ",".join(defined), None, len(runs_findings))
+
+
+def metric_variance_by_group(groups: Sequence, keys: Sequence, values: Sequence[float],
+                             min_runs: int = 2) -> dict:
+    """Vectorised :func:`metric_variance` for many groups at once (same definition and NULL rules).
+
+    ``groups[i]`` (any hashable, e.g. (item, model)), ``keys[i]``, ``values[i]``: one numeric metric value of one
+    run (NaN / None = not numeric, ignored). Returns {group: SubScore} for every group that appears.
+    """
+    import numpy as np
+    import pandas as pd
+
+    g_codes, g_uniques = pd.factorize(pd.Series(list(groups), dtype=object))
+    k_codes, k_uniques = pd.factorize(pd.Series(list(keys), dtype=object))
+    v = np.asarray(values, dtype="float64")
+    ok = ~np.isnan(v)
+    df = pd.DataFrame({"g": g_codes[ok], "k": k_codes[ok], "v": v[ok]})
+    df["v2"] = df["v"] * df["v"]
+    agg = df.groupby(["g", "k"], sort=True).agg(n=("v", "size"), s=("v", "sum"), s2=("v2", "sum"))
+    agg = agg[agg["n"] >= min_runs].reset_index()
+    # population sd by two-pass would be exact; recompute from deviations for the usable (g, k) only
+    mean = agg["s"] / agg["n"]
+    dev = df.merge(agg[["g", "k"]].assign(mean=mean.to_numpy()), on=["g", "k"])
+    dev["d2"] = (dev["v"] - dev["mean"]) ** 2
+    var = dev.groupby(["g", "k"], sort=True)["d2"].sum().reset_index()
+    agg = agg.merge(var, on=["g", "k"])
+    agg["mean"] = agg["s"] / agg["n"]
+    agg["sd"] = np.sqrt(agg["d2"] / agg["n"])
+    out: dict = {}
+    for g, part in agg.groupby("g", sort=False):
+        zero = (part["mean"] == 0).to_numpy()
+        undefined = sorted(str(k_uniques[k]) for k in part["k"].to_numpy()[zero])
+        usable = part[~zero]
+        if usable.empty:
+            out[g_uniques[g]] = SubScore(None, 0, f"CV undefined (mean 0) for every key: {', '.join(undefined)}")
+            continue
+        cv = usable["sd"].to_numpy() / np.abs(usable["mean"].to_numpy())
+        reason = f"left out (mean 0, CV undefined): {', '.join(undefined)}" if undefined else None
+        out[g_uniques[g]] = SubScore(float(np.mean(1.0 / (1.0 + cv))), len(usable), reason)
+    for g in g_uniques:
+        out.setdefault(g, SubScore(None, 0, "no numeric structured_metrics key in 2 or more runs"))
+    return out
+
+
+def consistency_from_parts(runs_findings: Sequence[Sequence[str]], mv: SubScore,
+                           weights: Mapping[str, float] = SUB_WEIGHTS) -> ConsistencyResult:
+    """:func:`consistency` with the metric-variance sub-metric already computed (e.g. by metric_variance_by_group)."""
+    clustered = cluster_findings(runs_findings)
+    fs = finding_stability(runs_findings, clustered=clustered)
+    rs = ranking_stability(runs_findings, clustered=clustered)
+    parts = {"finding_stability": fs, "ranking_stability": rs, "metric_variance": mv}
+    defined = {k: s.value for k, s in parts.items() if s.value is not None}
+    if not defined:
+        return ConsistencyResult(fs, rs, mv, None, "", "no sub-metric defined", len(runs_findings))
+    total_w = sum(weights[k] for k in defined)
+    value = sum(weights[k] * v for k, v in defined.items()) / total_w
+    return ConsistencyResult(fs, rs, mv, value, ",".join(defined), None, len(runs_findings))

@@ -88,3 +88,28 @@ def test_kendall_tau_b_matches_scipy_with_ties_both_orders():
     with pytest.raises(ValueError):
         kendall_tau_b([1, 2], [1])
     assert not math.isnan(kendall_tau_b([0, 1], [1, 0]))
+
+
+def test_vectorised_metric_variance_equals_the_scalar_function():
+    import random
+
+    from evalhouse.grade_consistency import metric_variance_by_group
+
+    rng = random.Random(7)
+    groups, keys, values, per_group = [], [], [], {}
+    for g in range(40):
+        runs = [{} for _ in range(5)]
+        for k in ["a", "b", "z"]:
+            for r in range(5):
+                if rng.random() < 0.8:
+                    v = 0.0 if k == "z" and g % 3 == 0 else (rng.choice([1.0, -1.0]) if k == "z" else rng.random() * 10)
+                    runs[r][k] = v
+                    groups.append(g), keys.append(k), values.append(v)
+        per_group[g] = runs
+    got = metric_variance_by_group(groups, keys, values)
+    for g, runs in per_group.items():
+        ref = metric_variance(runs)
+        assert (got[g].value is None) == (ref.value is None)
+        if ref.value is not None:
+            assert got[g].value == pytest.approx(ref.value, abs=1e-12) and got[g].n == ref.n
+        assert got[g].reason == ref.reason

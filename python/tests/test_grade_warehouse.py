@@ -110,3 +110,19 @@ def test_tatqa_per_run_accuracy_real_values(con):
                        join int_items i on i.suite = f.suite and i.item_id = f.item_id
                        where f.suite = 'grade_tatqa' and f.system_id = 'codex_pot' and i.category = 'arithmetic'""").fetchone()
     assert n[0] == 288
+
+
+def test_every_grade_mart_column_is_documented(con):
+    import yaml  # PyYAML ships with dbt-core
+
+    from pathlib import Path
+
+    doc = yaml.safe_load((Path(__file__).resolve().parents[2] / "models" / "marts" / "grade" / "_grade__models.yml")
+                         .read_text(encoding="utf-8"))
+    described = {m["name"]: {c["name"] for c in m.get("columns", []) if c.get("description")} for m in doc["models"]}
+    marts = [r[0] for r in con.execute("select table_name from information_schema.tables "
+                                       "where table_name like 'fct_grade__%' or table_name like 'dim_grade__%'").fetchall()]
+    assert len(marts) == 10
+    for mart in marts:
+        cols = {r[0] for r in con.execute(f"select column_name from (describe {mart})").fetchall()}
+        assert cols - described.get(mart, set()) == set(), mart
