@@ -234,39 +234,36 @@ def metric_variance_by_group(groups: Sequence, keys: Sequence, values: Sequence[
                              min_runs: int = 2) -> dict:
     """Vectorised :func:`metric_variance` for many groups at once (same definition and NULL rules).
 
-    ``groups[i]`` (any hashable, e.g. (item, model)), ``keys[i]``, ``values[i]``: one numeric metric value of one
+    ``groups[i]`` (a hashable scalar such as "item<US>model"), ``keys[i]``, ``values[i]``: one numeric metric value of one
     run (NaN / None = not numeric, ignored). Returns {group: SubScore} for every group that appears.
     """
     import numpy as np
     import pandas as pd
 
-    g_codes, g_uniques = pd.factorize(pd.Series(list(groups), dtype=object))
-    k_codes, k_uniques = pd.factorize(pd.Series(list(keys), dtype=object))
+    g_codes, g_uniques = pd.factorize(np.asarray(groups, dtype=object) if not isinstance(groups, np.ndarray)
+                                      else groups)
+    k_codes, k_uniques = pd.factorize(np.asarray(keys, dtype=object) if not isinstance(keys, np.ndarray) else keys)
     v = np.asarray(values, dtype="float64")
     ok = ~np.isnan(v)
     df = pd.DataFrame({"g": g_codes[ok], "k": k_codes[ok], "v": v[ok]})
-    df["v2"] = df["v"] * df["v"]
-    agg = df.groupby(["g", "k"], sort=True).agg(n=("v", "size"), s=("v", "sum"), s2=("v2", "sum"))
-    agg = agg[agg["n"] >= min_runs].reset_index()
-    # population sd by two-pass would be exact; recompute from deviations for the usable (g, k) only
-    mean = agg["s"] / agg["n"]
-    dev = df.merge(agg[["g", "k"]].assign(mean=mean.to_numpy()), on=["g", "k"])
-    dev["d2"] = (dev["v"] - dev["mean"]) ** 2
-    var = dev.groupby(["g", "k"], sort=True)["d2"].sum().reset_index()
-    agg = agg.merge(var, on=["g", "k"])
-    agg["mean"] = agg["s"] / agg["n"]
-    agg["sd"] = np.sqrt(agg["d2"] / agg["n"])
+    grouped = df.groupby(["g", "k"], sort=False)["v"]
+    agg = pd.DataFrame({"n": grouped.size(), "mean": grouped.mean(), "sd": grouped.std(ddof=0)}).reset_index()
+    agg = agg[agg["n"] >= min_runs]
+    zero = agg["mean"].to_numpy() == 0
+    usable = agg[~zero].copy()
+    usable["score"] = 1.0 / (1.0 + usable["sd"].to_numpy() / np.abs(usable["mean"].to_numpy()))
+    per_g = usable.groupby("g", sort=False)["score"].agg(["mean", "size"])
+    undefined: dict = {}
+    for g, k in zip(agg["g"].to_numpy()[zero], agg["k"].to_numpy()[zero]):
+        undefined.setdefault(int(g), []).append(str(k_uniques[k]))
     out: dict = {}
-    for g, part in agg.groupby("g", sort=False):
-        zero = (part["mean"] == 0).to_numpy()
-        undefined = sorted(str(k_uniques[k]) for k in part["k"].to_numpy()[zero])
-        usable = part[~zero]
-        if usable.empty:
-            out[g_uniques[g]] = SubScore(None, 0, f"CV undefined (mean 0) for every key: {', '.join(undefined)}")
-            continue
-        cv = usable["sd"].to_numpy() / np.abs(usable["mean"].to_numpy())
-        reason = f"left out (mean 0, CV undefined): {', '.join(undefined)}" if undefined else None
-        out[g_uniques[g]] = SubScore(float(np.mean(1.0 / (1.0 + cv))), len(usable), reason)
+    for g, mean, size in zip(per_g.index.to_numpy(), per_g["mean"].to_numpy(), per_g["size"].to_numpy()):
+        und = undefined.get(int(g))
+        reason = f"left out (mean 0, CV undefined): {', '.join(sorted(und))}" if und else None
+        out[g_uniques[g]] = SubScore(float(mean), int(size), reason)
+    for g, und in undefined.items():
+        if g_uniques[g] not in out:
+            out[g_uniques[g]] = SubScore(None, 0, f"CV undefined (mean 0) for every key: {', '.join(sorted(und))}")
     for g in g_uniques:
         out.setdefault(g, SubScore(None, 0, "no numeric structured_metrics key in 2 or more runs"))
     return out

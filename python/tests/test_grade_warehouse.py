@@ -126,3 +126,18 @@ def test_every_grade_mart_column_is_documented(con):
     for mart in marts:
         cols = {r[0] for r in con.execute(f"select column_name from (describe {mart})").fetchall()}
         assert cols - described.get(mart, set()) == set(), mart
+
+
+def test_sql_metric_values_follow_the_python_rule(con):
+    from evalhouse.grade_text import metric_number
+
+    rows = con.execute("""select l.label_value, v.metric_value
+                          from stg_grade__response_labels l
+                          join stg_grade__pack_responses r on r.response_id = l.response_id
+                          left join int_grade__run_metric_values v
+                            on v.item_id = r.item_id and v.model = r.model and v.run = r.run
+                           and v.metric_key = l.label_name""").fetchall()
+    assert len(rows) > 500
+    for text, sql_value in rows:
+        py = metric_number(text)
+        assert (py is None and sql_value is None) or py == pytest.approx(sql_value), text

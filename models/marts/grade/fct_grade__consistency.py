@@ -24,18 +24,18 @@ def model(dbt, session):
         items.join(responses, "response_id")
         .select("item_id, model, run, position, item_text")
         .order("item_id, model, run, position")
-        .fetch_arrow_table()
+        .to_arrow_table()
     )
     groups = (
         responses.aggregate("item_id, model, list(run order by run) as runs", "item_id, model")
         .order("item_id, model")
-        .fetch_arrow_table()
+        .to_arrow_table()
     )
-    metrics = dbt.ref("int_grade__run_metric_values").select("item_id, model, metric_key, metric_value") \
-        .fetch_arrow_table()
-
-    m_groups = list(zip(metrics.column("item_id").to_pylist(), metrics.column("model").to_pylist()))
-    mv = metric_variance_by_group(m_groups, metrics.column("metric_key").to_pylist(),
+    sep = chr(31)  # unit separator: never inside an item id or a model name
+    metrics = dbt.ref("int_grade__run_metric_values") \
+        .select(f"item_id || '{sep}' || model as grp, metric_key, metric_value").to_arrow_table()
+    mv = metric_variance_by_group(metrics.column("grp").to_numpy(zero_copy_only=False),
+                                  metrics.column("metric_key").to_numpy(zero_copy_only=False),
                                   metrics.column("metric_value").to_numpy(zero_copy_only=False))
 
     # findings per (item, model): {run: [texts in rank order]}
@@ -54,7 +54,7 @@ def model(dbt, session):
             continue
         per_run = by_group.get((it, mo), {})
         runs_findings = [per_run.get(r, []) for r in runs]
-        res = consistency_from_parts(runs_findings, mv.get((it, mo), NO_METRIC))
+        res = consistency_from_parts(runs_findings, mv.get(it + sep + mo, NO_METRIC))
         pack_id, task_id = task_of[it]
         out.append({
             "pack_id": pack_id, "task_id": task_id, "item_id": it, "model": mo, "n_runs": len(runs),
