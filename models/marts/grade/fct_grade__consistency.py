@@ -1,0 +1,78 @@
+"""GRADE consistency (C4) per pack x task x model over its runs: finding stability, ranking stability, metric
+variance and their 0.5 / 0.3 / 0.2 combination, computed by evalhouse.grade_consistency (pure functions, pytest).
+
+Inputs: each run's top-3 key_findings in rank order (stg_grade__response_items) and its numeric structured_metrics
+values (int_grade__run_metric_values: exactly one number and no letter in the value). Undefined sub-metrics are
+NULL with a reason. Columns are fetched through Arrow (one Python object per value is the slow part at scale).
+"""
+
+
+def model(dbt, session):
+    dbt.config(materialized="table")
+    import pyarrow as pa
+
+    from evalhouse.grade_consistency import SubScore, consistency_from_parts, metric_variance_by_group
+
+    NO_METRIC = SubScore(None, 0, "no numeric structured_metrics key in 2 or more runs")
+
+    tasks = dbt.ref("int_grade__tasks").select("pack_id, task_id, item_id").fetchall()
+    task_of = {item_id: (pack_id, task_id) for pack_id, task_id, item_id in tasks}
+
+    responses = dbt.ref("stg_grade__pack_responses").select("response_id, item_id, model, run")
+    items = dbt.ref("stg_grade__response_items").filter("item_kind = 'key_finding' and position <= 3")
+    findings = (
+        items.join(responses, "response_id")
+        .select("item_id, model, run, position, item_text")
+        .order("item_id, model, run, position")
+        .to_arrow_table()
+    )
+    groups = (
+        responses.aggregate("item_id, model, list(run order by run) as runs", "item_id, model")
+        .order("item_id, model")
+        .to_arrow_table()
+    )
+    sep = chr(31)  # unit separator: never inside an item id or a model name
+    metrics = dbt.ref("int_grade__run_metric_values") \
+        .select(f"item_id || '{sep}' || model as grp, metric_key, metric_value").to_arrow_table()
+    mv = metric_variance_by_group(metrics.column("grp").to_numpy(zero_copy_only=False),
+                                  metrics.column("metric_key").to_numpy(zero_copy_only=False),
+                                  metrics.column("metric_value").to_numpy(zero_copy_only=False))
+
+    # findings per (item, model): {run: [texts in rank order]}
+    f_item = findings.column("item_id").to_pylist()
+    f_model = findings.column("model").to_pylist()
+    f_run = findings.column("run").to_pylist()
+    f_text = findings.column("item_text").to_pylist()
+    by_group: dict = {}
+    for it, mo, ru, tx in zip(f_item, f_model, f_run, f_text):
+        by_group.setdefault((it, mo), {}).setdefault(ru, []).append(tx)
+
+    out = []
+    for it, mo, runs in zip(groups.column("item_id").to_pylist(), groups.column("model").to_pylist(),
+                            groups.column("runs").to_pylist()):
+        if it not in task_of:
+            continue
+        per_run = by_group.get((it, mo), {})
+        runs_findings = [per_run.get(r, []) for r in runs]
+        res = consistency_from_parts(runs_findings, mv.get(it + sep + mo, NO_METRIC))
+        pack_id, task_id = task_of[it]
+        out.append({
+            "pack_id": pack_id, "task_id": task_id, "item_id": it, "model": mo, "n_runs": len(runs),
+            "finding_stability": res.finding_stability.value, "n_unique_findings": res.finding_stability.n,
+            "finding_stability_reason": res.finding_stability.reason,
+            "ranking_stability": res.ranking_stability.value, "n_run_pairs_ranked": res.ranking_stability.n,
+            "ranking_stability_reason": res.ranking_stability.reason,
+            "metric_variance": res.metric_variance.value, "n_metric_keys": res.metric_variance.n,
+            "metric_variance_reason": res.metric_variance.reason,
+            "consistency": res.consistency, "sub_metrics_used": res.weights_used,
+            "consistency_reason": res.reason,
+        })
+    schema = pa.schema([
+        ("pack_id", pa.string()), ("task_id", pa.string()), ("item_id", pa.string()), ("model", pa.string()),
+        ("n_runs", pa.int64()), ("finding_stability", pa.float64()), ("n_unique_findings", pa.int64()),
+        ("finding_stability_reason", pa.string()), ("ranking_stability", pa.float64()),
+        ("n_run_pairs_ranked", pa.int64()), ("ranking_stability_reason", pa.string()),
+        ("metric_variance", pa.float64()), ("n_metric_keys", pa.int64()), ("metric_variance_reason", pa.string()),
+        ("consistency", pa.float64()), ("sub_metrics_used", pa.string()), ("consistency_reason", pa.string()),
+    ])
+    return pa.Table.from_pylist(out, schema=schema)

@@ -1,0 +1,43 @@
+{{ config(materialized='table') }}
+-- GRADE task-level scores per pack x task x model: each dimension = mean over the runs (consistency: over the runs
+-- by construction); composite = project weights (leaderboard); rubric_composite = the task's own weights.
+with per_run as (
+    select
+        pack_id, task_id, item_id, track, model,
+        count(*)                                                   as n_runs,
+        {{ grade_score('avg(grounding_accuracy)') }}               as grounding_accuracy,
+        {{ grade_score('avg(insight_quality)') }}                  as insight_quality,
+        {{ grade_score('avg(evidence_linkage)') }}                 as evidence_linkage,
+        {{ grade_score('avg(calibration_limitation_handling)') }}  as calibration_limitation_handling,
+        {{ grade_score('avg(structure_usability)') }}              as structure_usability
+    from {{ ref('fct_grade__response_scores') }}
+    group by pack_id, task_id, item_id, track, model
+),
+
+scores as (
+    select
+        per_run.*,
+        {{ grade_score('c.consistency') }}                         as consistency,
+        c.consistency_reason
+    from per_run
+    left join {{ ref('fct_grade__consistency') }} as c
+        on c.item_id = per_run.item_id
+       and c.model = per_run.model
+)
+
+select
+    s.pack_id,
+    s.task_id,
+    s.track,
+    s.model,
+    s.n_runs,
+    {%- for d in grade_dimensions() %}
+    s.{{ d }},
+    {%- endfor %}
+    {{ grade_composite('w', 's') }}                                as composite,
+    {{ grade_composite('t', 's') }}                                as rubric_composite,
+    {{ grade_missing_dimensions('s') }}                            as missing_dimensions
+from scores as s
+cross join {{ ref('int_grade__project_weights') }} as w
+inner join {{ ref('int_grade__tasks') }} as t
+    on t.item_id = s.item_id

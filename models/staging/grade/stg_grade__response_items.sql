@@ -1,0 +1,19 @@
+-- The listed parts of each pack response, one row per item: key findings and limitations with their 1-based
+-- position (rank) in the response.
+with responses as (
+    select response_id, key_findings, limitations from {{ ref('stg_grade__pack_responses') }}
+),
+
+findings as (
+    select response_id, {{ grade_unnest_positions('key_findings', 'item_text', 'position') }}
+    from responses
+),
+
+limitations as (
+    select response_id, {{ grade_unnest_positions('limitations', 'item_text', 'position') }}
+    from responses
+)
+
+select response_id, 'key_finding' as item_kind, cast(position as integer) as position, item_text from findings
+union all
+select response_id, 'limitation' as item_kind, cast(position as integer) as position, item_text from limitations

@@ -1,0 +1,151 @@
+"""GRADE scorecard: ``results.json`` (validated against ``schemas/grade_results.schema.json``) and a Markdown
+scorecard, built from the published warehouse's GRADE marts (read-only).
+
+Aggregation (methodology "Aggregation"): task scores = mean over runs; track, pack and overall = mean of task
+scores; composite = project-weighted sum of that level's dimension scores. All values come from the marts; this
+module only reshapes them.
+"""
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+DIMENSIONS = ["grounding_accuracy", "insight_quality", "evidence_linkage", "calibration_limitation_handling",
+              "consistency", "structure_usability"]
+LABELS = {"grounding_accuracy": "Grounding", "insight_quality": "Insight", "evidence_linkage": "Evidence",
+          "calibration_limitation_handling": "Calibration", "consistency": "Consistency",
+          "structure_usability": "Structure"}
+SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "grade_results.schema.json"
+
+
+class ResultsInvalid(ValueError):
+    """results.json does not conform to the shipped JSON Schema."""
+
+
+def _num(v):
+    if v is None:
+        return None
+    return float(v) if isinstance(v, (Decimal, float, int)) else v
+
+
+def _rows(con, sql: str, params=None) -> list[dict]:
+    cur = con.execute(sql, params or [])
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def _level(row: dict) -> dict:
+    out = {"dimensions": {d: _num(row[d]) for d in DIMENSIONS}, "composite": _num(row["composite"]),
+           "n_tasks": int(row["n_tasks"]), "missing_dimensions": row.get("missing_dimensions")}
+    if "mean_task_composite" in row:
+        out["mean_task_composite"] = _num(row["mean_task_composite"])
+    return out
+
+
+def build_results(con, pack_id: str | None = None) -> dict:
+    """The results document from an open (read-only) warehouse connection; ``pack_id`` limits it to one pack
+    (then overall = that pack's scores)."""
+    weights = {r["dimension"]: _num(r["weight"]) for r in _rows(con, "select dimension, weight from grade_dimension_weights")}
+    where = "where pack_id = ?" if pack_id else ""
+    params = [pack_id] if pack_id else []
+    packs = _rows(con, f"select pack_id, any_value(pack_title) as title, any_value(is_synthetic) as synthetic, "
+                       f"count(*) as n_tasks from dim_grade__tasks {where} group by pack_id order by pack_id", params)
+    if not packs:
+        raise ValueError(f"no GRADE pack {pack_id!r} in the warehouse" if pack_id else "no GRADE pack in the warehouse")
+    if pack_id:
+        overall = _rows(con, "select * exclude (pack_id) from fct_grade__pack_scores where pack_id = ? order by model",
+                        params)
+    else:
+        overall = _rows(con, "select * from fct_grade__overall_scores order by model")
+    pack_rows = _rows(con, f"select * from fct_grade__pack_scores {where} order by model, pack_id", params)
+    track_rows = _rows(con, f"select * from fct_grade__track_scores {where} order by model, pack_id, track", params)
+    task_rows = _rows(con, f"select * from fct_grade__task_scores {where} order by model, pack_id, track, task_id",
+                      params)
+    models = []
+    for o in overall:
+        m = o["model"]
+        models.append({
+            "model": m,
+            "overall": _level(o),
+            "packs": [{"pack_id": r["pack_id"], **_level(r)} for r in pack_rows if r["model"] == m],
+            "tracks": [{"pack_id": r["pack_id"], "track": int(r["track"]), **_level(r)}
+                       for r in track_rows if r["model"] == m],
+            "tasks": [{"pack_id": r["pack_id"], "task_id": r["task_id"], "track": int(r["track"]),
+                       "n_runs": int(r["n_runs"]), "dimensions": {d: _num(r[d]) for d in DIMENSIONS},
+                       "composite": _num(r["composite"]), "rubric_composite": _num(r["rubric_composite"]),
+                       "missing_dimensions": r["missing_dimensions"]}
+                      for r in task_rows if r["model"] == m],
+        })
+    ranked = sorted(models, key=lambda x: (x["overall"]["composite"] is None, -(x["overall"]["composite"] or 0),
+                                           x["model"]))
+    leaderboard = [{"rank": i + 1, "model": x["model"], "composite": x["overall"]["composite"]}
+                   for i, x in enumerate(ranked)]
+    return {"schema_version": "1.0", "generator": "evalhouse scorecard (GRADE)", "weights": weights,
+            "packs": [{"pack_id": p["pack_id"], "title": p["title"], "synthetic": p["synthetic"],
+                       "n_tasks": int(p["n_tasks"])} for p in packs],
+            "leaderboard": leaderboard, "models": models}
+
+
+def validate_results(doc: dict, schema_path: Path = SCHEMA_PATH) -> None:
+    """Raise ResultsInvalid listing every schema violation (path and message)."""
+    import jsonschema
+
+    schema = json.loads(Path(schema_path).read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        lines = [f"{'/'.join(str(p) for p in e.absolute_path) or '(root)'}: {e.message}" for e in errors[:20]]
+        raise ResultsInvalid(f"results.json does not conform to {schema_path.name}:\n" + "\n".join(lines))
+
+
+def _f(v, digits=3) -> str:
+    return "n/a" if v is None else f"{v:.{digits}f}"
+
+
+def render_markdown(doc: dict) -> str:
+    synthetic = any(p.get("synthetic") for p in doc["packs"])
+    lines = ["# GRADE scorecard", ""]
+    if synthetic:
+        lines += ["> **Contains SYNTHETIC packs** (generated example data and model outputs): not a real evaluation.",
+                  ""]
+    lines += ["Packs: " + ", ".join(f"`{p['pack_id']}` ({p['n_tasks']} tasks)" for p in doc["packs"]), "",
+              "Weights: " + ", ".join(f"{LABELS[d]} {doc['weights'][d]:.2f}" for d in DIMENSIONS), "",
+              "## Leaderboard (overall composite)", "",
+              "| Rank | Model | Composite | " + " | ".join(LABELS[d] for d in DIMENSIONS) + " |",
+              "|---:|---|---:|" + "---:|" * len(DIMENSIONS)]
+    by_model = {m["model"]: m for m in doc["models"]}
+    for row in doc["leaderboard"]:
+        o = by_model[row["model"]]["overall"]
+        lines.append(f"| {row['rank']} | {row['model']} | {_f(row['composite'])} | "
+                     + " | ".join(_f(o["dimensions"][d]) for d in DIMENSIONS) + " |")
+    lines += ["", "## By track (composite)", "", "| Model | Pack | " + " | ".join(f"Track {t}" for t in range(1, 6)) + " |",
+              "|---|---|" + "---:|" * 5]
+    for m in doc["models"]:
+        for p in m["packs"]:
+            by_track = {t["track"]: t for t in m["tracks"] if t["pack_id"] == p["pack_id"]}
+            lines.append(f"| {m['model']} | {p['pack_id']} | "
+                         + " | ".join(_f(by_track[t]["composite"]) if t in by_track else "" for t in range(1, 6)) + " |")
+    lines += ["", "## Tasks (composite / grounding / consistency)", "",
+              "| Model | Task | Track | Composite | Grounding | Consistency | Missing |", "|---|---|---:|---:|---:|---:|---|"]
+    for m in doc["models"]:
+        for t in m["tasks"]:
+            lines.append(f"| {m['model']} | {t['pack_id']}/{t['task_id']} | {t['track']} | {_f(t['composite'])} | "
+                         f"{_f(t['dimensions']['grounding_accuracy'])} | {_f(t['dimensions']['consistency'])} | "
+                         f"{t['missing_dimensions'] or ''} |")
+    lines += ["", "Composite = weighted sum of the level's dimension scores; track / pack / overall dimension scores "
+              "are means of task scores; task scores are means over runs.", ""]
+    return "\n".join(lines)
+
+
+def write_scorecard(con, out_dir: Path, pack_id: str | None = None) -> tuple[Path, Path]:
+    """Build, validate (before writing anything) and write results.json and scorecard.md into out_dir."""
+    doc = build_results(con, pack_id)
+    validate_results(doc)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = out_dir / "results.json"
+    md = out_dir / "scorecard.md"
+    results.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    md.write_text(render_markdown(doc), encoding="utf-8")
+    return results, md
