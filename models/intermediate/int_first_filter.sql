@@ -1,7 +1,7 @@
 -- The deterministic first filter, one row per response: JSON flags, language, sentences, labels and phrases,
 -- with two verdicts: the lesson's plain word search, and the normalised, negation-aware first filter.
 with responses as (
-    select * from {{ ref('int_responses') }}
+    select * from {{ ref('int_first_filter_responses') }}
 ),
 
 text_checks as (

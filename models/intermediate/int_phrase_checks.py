@@ -3,6 +3,6 @@ def model(dbt, session):
     dbt.config(materialized="table")
     from evalhouse.first_filter import phrase_checks
 
-    responses = dbt.ref("int_responses").df()
+    responses = dbt.ref("int_first_filter_responses").df()
     gold = dbt.ref("int_gold").df()
     return phrase_checks(responses, gold)

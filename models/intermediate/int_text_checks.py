@@ -8,7 +8,7 @@ def model(dbt, session):
     dbt.config(materialized="incremental", unique_key="response_id", incremental_strategy="delete+insert")
     from evalhouse.first_filter import text_checks
 
-    responses = dbt.ref("int_responses")
+    responses = dbt.ref("int_first_filter_responses")
     hashed = (
         "select r.*, md5(coalesce(r.response_text, '') || chr(31) || coalesce(r.raw_output, chr(30))) "
         f"as content_hash from ({responses.sql_query()}) as r"
