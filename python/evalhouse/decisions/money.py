@@ -16,8 +16,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 # optional sign, optional yen mark (half or full width), optional sign after it, then digits grouped by
-# thousands with commas or plain digits, optional fraction.
-AMOUNT_PATTERN = r"-?[¥￥]?-?([0-9]{1,3}(,[0-9]{3})+|[0-9]+)(\.[0-9]+)?"
+# thousands with commas or plain digits, optional fraction of 1-6 digits (more would not fit DECIMAL(38, 6)).
+AMOUNT_PATTERN = r"-?[¥￥]?-?([0-9]{1,3}(,[0-9]{3})+|[0-9]+)(\.[0-9]{1,6})?"
 _AMOUNT_RE = re.compile(AMOUNT_PATTERN)
 CENT = Decimal("0.01")
 
