@@ -25,7 +25,7 @@ from evalhouse.stats import paired_bootstrap_ci
     ("1,200", D("1200")), ("¥1,200", D("1200")), ("-¥350", D("-350")), ("¥-350", D("-350")), ("12.5", D("12.5")),
     ("007", D("7")), ("1,234,567.000001", D("1234567.000001")),
     ("", None), ("  ", None), (None, None), ("N/A", None), ("1,2,00", None), ("12.", None), ("--5", None),
-    ("0.1234567", None),
+    ("0.1234567", None), ("999,999,999,999.999999", D("999999999999.999999")), ("1000000000000", None),
 ])
 def test_parse_amount(text, expected):
     assert parse_amount(text) == expected

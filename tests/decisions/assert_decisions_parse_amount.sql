@@ -16,6 +16,8 @@ with cases (raw_text, expected) as (
         ('12.', null),
         ('--5', null),
         ('0.1234567', null),
+        ('999,999,999,999.999999', cast('999999999999.999999' as decimal(38, 6))),
+        ('1000000000000', null),
         (null, null)
 )
 select raw_text, expected, {{ decisions_parse_amount('raw_text') }} as parsed

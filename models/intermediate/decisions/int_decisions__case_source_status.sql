@@ -5,15 +5,12 @@ with cases as (
 
 pos as (
     select
-        pos.case_id,
-        count(*)                                                        as n_pos_rows,
-        count(pos.row_problem)                                          as n_pos_problem_rows,
-        sum(case when pos.row_problem is null and periods.period is null then 1 else 0 end) as n_pos_rows_outside_periods
-    from {{ ref('stg_decisions__pos_rows') }} as pos
-    left join {{ ref('int_decisions__periods') }} as periods
-        on periods.case_id = pos.case_id
-       and pos.sale_date between periods.period_start and periods.period_end
-    group by pos.case_id
+        case_id,
+        sum(n_rows)                                                     as n_pos_rows,
+        sum(n_problem_rows)                                             as n_pos_problem_rows,
+        sum(case when period is null then n_rows - n_problem_rows else 0 end) as n_pos_rows_outside_periods
+    from {{ ref('int_decisions__pos_aggregates') }}
+    group by case_id
 ),
 
 budget as (

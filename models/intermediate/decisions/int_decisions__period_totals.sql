@@ -18,18 +18,16 @@ budget as (
 
 synthetic as (
     select
-        pos.case_id,
-        periods.period,
-        cast(sum(pos.quantity * pos.unit_price) as decimal(38, 12))                 as revenue,
-        cast(sum(pos.quantity * pos.unit_cost) as decimal(38, 12))                  as cogs,
-        cast(sum(case when pos.channel = 'online' then pos.quantity else 0 end) as decimal(38, 12)) as online_units,
-        count(*)                                                                     as n_rows
-    from {{ ref('stg_decisions__pos_rows') }} as pos
-    inner join periods
-        on periods.case_id = pos.case_id
-       and pos.sale_date between periods.period_start and periods.period_end
-    inner join status on status.case_id = pos.case_id and status.source_valid
-    group by pos.case_id, periods.period
+        agg.case_id,
+        agg.period,
+        cast(sum(agg.revenue) as decimal(38, 12))                                            as revenue,
+        cast(sum(agg.cogs) as decimal(38, 12))                                               as cogs,
+        cast(sum(case when agg.channel = 'online' then agg.net_units else 0 end) as decimal(38, 12)) as online_units,
+        sum(agg.n_rows)                                                                      as n_rows
+    from {{ ref('int_decisions__pos_aggregates') }} as agg
+    inner join status on status.case_id = agg.case_id and status.source_valid
+    where agg.period is not null
+    group by agg.case_id, agg.period
 ),
 
 real_data as (

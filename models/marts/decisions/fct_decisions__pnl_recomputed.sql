@@ -28,13 +28,10 @@ budget as (
 ),
 
 sold as (
-    select pos.case_id, pos.store_id, pos.sku, sum(pos.quantity) as net_units_sold
-    from {{ ref('stg_decisions__pos_rows') }} as pos
-    inner join {{ ref('int_decisions__periods') }} as periods
-        on periods.case_id = pos.case_id and periods.period = 'current'
-       and pos.sale_date between periods.period_start and periods.period_end
-    where pos.row_problem is null
-    group by pos.case_id, pos.store_id, pos.sku
+    select case_id, store_id, sku, sum(net_units) as net_units_sold
+    from {{ ref('int_decisions__pos_aggregates') }}
+    where period = 'current'
+    group by case_id, store_id, sku
 ),
 
 exposure as (

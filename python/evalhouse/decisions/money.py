@@ -2,7 +2,7 @@
 
 Raw POS amounts arrive as text: ``1200``, ``12.5``, ``"1,200"`` (quoted thousands), ``¥1,200``, ``-¥350``,
 ``¥-350``. ``parse_amount`` turns them into ``Decimal`` without ever going through float; anything else (``N/A``,
-``1,2,00``, ``12.``, empty) is rejected with ``None`` so the caller can flag the row. The same grammar is used by the
+``1,2,00``, ``12.``, empty, 10^12 or more) is rejected with ``None`` so the caller can flag the row. The same grammar is used by the
 SQL macro ``decisions_parse_amount`` (macros/decisions_portable.sql); tests check both on the same strings.
 
 Rounding rule (stated once, used for every displayed cent value): **round half away from zero** to 2 decimals
@@ -33,7 +33,8 @@ def parse_amount(text: str | None) -> Decimal | None:
         return None
     cleaned = s.replace("¥", "").replace("￥", "").replace(",", "")
     try:
-        return Decimal(cleaned)
+        value = Decimal(cleaned)
+        return value if abs(value) < Decimal(10) ** 12 else None  # DECIMAL(18, 6) in SQL
     except InvalidOperation:  # pragma: no cover - the pattern already excludes these
         return None
 
