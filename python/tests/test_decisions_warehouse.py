@@ -79,19 +79,21 @@ def verdict(con, exp, group, case, field):
                 exp, group, case, field)[0]
 
 
-def test_example_verdicts(con):
-    e = "exp01_example"
-    assert verdict(con, e, "A_dashboard_human", "C02", "revenue_delta") == ("verified", D("0.01"), False)
-    assert verdict(con, e, "A_dashboard_human", "C01", "revenue_delta") == ("wrong", D("0.0100001"), True)
-    assert verdict(con, e, "A_dashboard_human", "C03", "gross_margin_delta")[0] == "withheld"
-    assert verdict(con, e, "A_dashboard_human", "C07", "revenue_delta")[0] == "invalid_source"
-    assert verdict(con, e, "B_frontier_direct", "C07", "revenue_delta")[0] == "unsupported_financial_claim"
-    assert verdict(con, e, "B_frontier_direct", "R01", "revenue_delta")[0] == "verified"
-    assert verdict(con, e, "B_frontier_direct", "R01", "gross_margin_delta")[0] == "unsupported_financial_claim"
-    assert verdict(con, e, "B_frontier_direct", "R01", "contribution_delta")[0] == "invalid_source"
-    assert verdict(con, e, "B_frontier_direct", "C05", "revenue_vs_budget")[:2] == ("wrong", D("1200"))
+@pytest.mark.parametrize("group, case, field, expected", [
+    ("A_dashboard_human", "C02", "revenue_delta", ("verified", D("0.01"), False)),       # the 0.01 boundary
+    ("A_dashboard_human", "C01", "revenue_delta", ("wrong", D("0.0100001"), True)),      # just past it; within 1%
+    ("A_dashboard_human", "C03", "gross_margin_delta", ("withheld", None, False)),
+    ("A_dashboard_human", "C07", "revenue_delta", ("invalid_source", None, False)),
+    ("B_frontier_direct", "C07", "revenue_delta", ("unsupported_financial_claim", None, False)),
+    ("B_frontier_direct", "R01", "revenue_delta", ("verified", D("0"), False)),
+    ("B_frontier_direct", "R01", "gross_margin_delta", ("unsupported_financial_claim", None, False)),
+    ("B_frontier_direct", "R01", "contribution_delta", ("invalid_source", None, False)),
+    ("B_frontier_direct", "C05", "revenue_vs_budget", ("wrong", D("1200"), False)),
     # a protocol-invalid B card: even its correct numbers do not enter verified / wrong
-    assert verdict(con, e, "B_frontier_direct", "C04", "revenue_delta")[0] == "protocol_invalid"
+    ("B_frontier_direct", "C04", "revenue_delta", ("protocol_invalid", D("0"), False)),
+])
+def test_example_verdict(con, group, case, field, expected):
+    assert verdict(con, "exp01_example", group, case, field) == expected
 
 
 def test_public_protocol_check(con):
@@ -250,3 +252,6 @@ def test_no_significance_or_superiority_wording():
     assert len(files) > 30
     for f in files:
         assert not pattern.search(f.read_text(encoding="utf-8")), f
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Decision comparison"):]
+    assert not pattern.search(section)
