@@ -192,6 +192,16 @@ def test_complete_experiment_metrics_and_bootstrap(con):
         (pytest.approx(-0.1), pytest.approx(-0.3), pytest.approx(0.0))]
 
 
+def test_d_keeps_the_agent_version_and_the_reason(con):
+    got = rows(con, "select case_id, agent_decision_before, decision, is_changed_from_agent, override_reason "
+                    "from fct_decisions__card_outcomes where experiment_id = 'exp02_complete' "
+                    "and group_id = 'D_human_agent' and is_changed_from_agent")
+    assert got == [("C09", "INVESTIGATE", "HOLD", True,
+                    "Within tolerance on every threshold; holding is the conservative choice.")]
+    assert rows(con, "select count(*) from fct_decisions__card_outcomes where experiment_id = 'exp02_complete' "
+                     "and group_id = 'D_human_agent' and agent_decision_before is null") == [(0,)]
+
+
 def test_unsafe_act_counts(con):
     b = comparison(con, "exp01_example", "B_frontier_direct")
     c = comparison(con, "exp01_example", "C_category_agent")

@@ -90,6 +90,8 @@ base as (
         cast(unique_cards.card_position as integer)                            as card_position,
         unique_cards.attempt_id,
         unique_cards.decision,
+        unique_cards.agent_decision_before,
+        unique_cards.override_reason,
         unique_cards.human_approval_required
     from universe
     inner join files on files.experiment_id = universe.experiment_id and files.group_id = universe.group_id
@@ -132,6 +134,10 @@ select
     base.attempt_id,
     attempt_status.attempt_status,
     base.decision,
+    base.agent_decision_before,
+    base.decision is distinct from base.agent_decision_before and base.agent_decision_before is not null
+                                                                                    as is_changed_from_agent,
+    base.override_reason,
     golden.expected_decision,
     golden.expected_decision in ('ACT', 'INVESTIGATE', 'ESCALATE')                   as golden_expects_non_hold,
     case when base.case_status = 'recorded' then accepted.accepted_decision is not null end as is_accepted,

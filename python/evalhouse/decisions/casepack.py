@@ -466,6 +466,12 @@ def _experiments(truth: dict[str, dict]) -> dict[str, dict]:
     for g, dec in plans.items():
         internal = g == "C_category_agent"
         entries = [_entry(c, _card(c, t[c], dec[c], internal=internal), "001") for c in CORE_CASES]
+        if g == "D_human_agent":  # D keeps the agent's card it saw (before) and gives a reason for each change
+            c_cards = {e["case_id"]: e["card"] for e in groups["C_category_agent"]["cards"]}
+            for e in entries:
+                e["agent_card_before"] = c_cards[e["case_id"]]
+                e["override_reason"] = (None if c_cards[e["case_id"]]["DECISION"] == e["card"]["DECISION"] else
+                                        "Within tolerance on every threshold; holding is the conservative choice.")
         groups[g] = _results_file(g, entries, "internal" if internal else "public")
     exps["exp02_complete"] = {"groups": groups, "attempts": {"001": {
         "status": "completed", "groups": list(plans),

@@ -109,7 +109,8 @@ def result_files(root: Path | None = None):
 
 CARD_COLUMNS = ["experiment_id", "group_id", "group_arm", "source_file", "card_position", "case_id", "attempt_id",
                 "card_kind", "decision", "human_approval_required", "pnl_kind", "pnl_scope_kind",
-                "pnl_scope_matches", "target_metrics_kind", "target_scope_complete", "card_json"]
+                "pnl_scope_matches", "target_metrics_kind", "target_scope_complete", "agent_decision_before",
+                "override_reason", "card_json"]
 CLAIM_COLUMNS = ["experiment_id", "group_id", "card_position", "case_id", "field_name", "json_kind", "claimed_text",
                  "object_keys"]
 
@@ -142,6 +143,7 @@ def result_cards(root: Path | None = None):
         pnl = c.get("P&L IMPACT")
         p = pnl if isinstance(pnl, dict) else {}
         approval = c.get("HUMAN APPROVAL")
+        before = entry.get("agent_card_before")
         target = p.get("target_metrics")
         tscope = target.get("scope") if isinstance(target, dict) else None
         rows.append({
@@ -158,6 +160,8 @@ def result_cards(root: Path | None = None):
             "target_metrics_kind": json_kind(target, "target_metrics" in p),
             "target_scope_complete": None if not isinstance(target, dict) else _text(
                 isinstance(tscope, dict) and all(tscope.get(k) not in (None, "", [], {}) for k in TARGET_SCOPE_KEYS)),
+            "agent_decision_before": _text(before.get("DECISION")) if isinstance(before, dict) else None,
+            "override_reason": _text(entry.get("override_reason")),
             "card_json": dump_json(card) if card is not None else None,
         })
     return _frame(rows, CARD_COLUMNS)

@@ -29,7 +29,8 @@ RESULTS_SCHEMA = {
         "cards": {"type": "array", "items": {
             "type": "object", "required": ["case_id", "card"],
             "properties": {"case_id": {"type": "string"}, "attempt_id": {"type": ["string", "null"]},
-                           "card": {"type": "object"}}}},
+                           "card": {"type": "object"}, "agent_card_before": {"type": "object"},
+                           "override_reason": {"type": ["string", "null"]}}}},
     },
 }
 MANIFEST_SCHEMA = {
