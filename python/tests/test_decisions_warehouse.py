@@ -148,6 +148,9 @@ def test_cards_report_their_attempt(con):
     assert got["C01"] == ("001", "interrupted") and got["C06"] == ("003", "execution_failed")
     assert rows(con, "select attempt_status from fct_decisions__attempts where experiment_id = 'exp01_example' "
                      "and attempt_id = '005'") == [("setup_failed",)]
+    # a resume that re-dispatched an already succeeded pair (how v2's duplicate arose) is counted
+    assert rows(con, "select experiment_id, attempt_id, n_redispatched_after_success from fct_decisions__attempts "
+                     "where n_redispatched_after_success > 0") == [("exp04_duplicates", "002", 1)]
 
 
 def test_duplicated_case_is_reported_and_excluded_from_pairs(con):
@@ -231,8 +234,8 @@ def test_quality_review_keeps_disagreement_side_by_side(con):
     disagree = [r for r in data if r["reviewers_disagree"]]
     assert disagree and all(r["reviewer_1_score"] != r["reviewer_2_score"] for r in disagree)
     bad = [r for r in data if r["reviewer_2_score_problem"]]
-    assert [(b["reviewer_2_score_text"], b["reviewer_2_score"], b["reviewer_2_score_problem"]) for b in bad] == [
-        ("6", None, "out_of_range")]
+    assert [(b["reviewer_2_score_text"], b["reviewer_2_score"], b["reviewer_2_score_problem"], b["reviewer_2_note"])
+            for b in bad] == [("6", None, "out_of_range", "typo in the paper form")]
 
 
 def test_only_the_comparison_reads_golden():

@@ -34,10 +34,12 @@ select
     max(case when r.reviewer_slot = 1 and r.score_problem is null then r.score_int end)     as reviewer_1_score,
     max(case when r.reviewer_slot = 1 then r.score_text end)                                as reviewer_1_score_text,
     max(case when r.reviewer_slot = 1 then r.score_problem end)                             as reviewer_1_score_problem,
+    max(case when r.reviewer_slot = 1 then r.note end)                                      as reviewer_1_note,
     max(case when r.reviewer_slot = 2 then r.reviewer_id end)                               as reviewer_2_id,
     max(case when r.reviewer_slot = 2 and r.score_problem is null then r.score_int end)     as reviewer_2_score,
     max(case when r.reviewer_slot = 2 then r.score_text end)                                as reviewer_2_score_text,
     max(case when r.reviewer_slot = 2 then r.score_problem end)                             as reviewer_2_score_problem,
+    max(case when r.reviewer_slot = 2 then r.note end)                                      as reviewer_2_note,
     count(distinct r.reviewer_id)                                                           as n_reviewers,
     abs(max(case when r.reviewer_slot = 1 and r.score_problem is null then r.score_int end)
         - max(case when r.reviewer_slot = 2 and r.score_problem is null then r.score_int end)) as abs_score_difference,
