@@ -31,12 +31,18 @@ def register(app: typer.Typer) -> None:
     @app.command("decisions-generate")
     def decisions_generate(
         out: Path = typer.Option(None, help="Target folder (default: data/decisions). Rewrites the generated files."),
+        seed: int = typer.Option(None, help="Seed variant (robustness checks only, not a hold-out set); "
+                                            "default: the pack's fixed seed."),
     ) -> None:
         """Regenerate the case pack, golden, example results, attempts and reviews (fixed seed, byte-identical)."""
-        from evalhouse.decisions.casepack import generate
+        from evalhouse.decisions.casepack import SEED, generate
         from evalhouse.decisions.ingest import decisions_dir
 
-        files = generate(out or decisions_dir())
+        target = out or decisions_dir()
+        if seed is not None and seed != SEED and out is None:
+            typer.echo("error: a seed variant needs --out (the shipped pack keeps the fixed seed)", err=True)
+            raise typer.Exit(2)
+        files = generate(target, SEED if seed is None else seed)
         typer.echo(f"wrote {len(files)} files under {out or decisions_dir()}")
 
     @app.command("validate-decisions")

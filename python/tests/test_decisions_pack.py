@@ -36,6 +36,19 @@ def test_generator_is_deterministic_and_matches_the_shipped_pack(regenerated):
         assert (DATA / rel).read_bytes() == (regenerated / rel).read_bytes(), rel
 
 
+def test_seed_variant_changes_rows_not_cases(tmp_path):
+    root = tmp_path / "variant"
+    (root / "pack" / "cases" / "R01").mkdir(parents=True)
+    shutil.copy(PACK / "cases" / "R01" / "pos.parquet", root / "pack" / "cases" / "R01" / "pos.parquet")
+    try:
+        casepack.generate(root, seed=7)
+    finally:
+        casepack._seed = casepack.SEED
+    assert (root / "pack/cases/C01/pos.csv").read_bytes() != (PACK / "cases/C01/pos.csv").read_bytes()
+    assert sorted(p.name for p in (root / "pack/cases").iterdir()) == sorted(p.name for p in (PACK / "cases").iterdir())
+    assert not case_reference(root / "pack/cases/C07", casepack.PERIODS).source_valid
+
+
 def test_case_ids_carry_no_scenario_names():
     ids = sorted(p.name for p in (PACK / "cases").iterdir())
     assert ids == [f"C{i:02d}" for i in range(1, 11)] + ["R01"]

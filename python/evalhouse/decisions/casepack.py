@@ -32,6 +32,7 @@ from evalhouse.decisions.cards import CARD_FIELDS, PNL_FIELDS, TOP_LEVEL_SCOPE
 from evalhouse.decisions.reference import POS_COLUMNS, case_reference
 
 SEED = 20240930
+_seed = SEED  # the seed of the current generate() call (seed variants: robustness checks only)
 BASE_START = date(2024, 9, 2)
 CURRENT_START = date(2024, 9, 30)
 PERIODS = {
@@ -254,7 +255,7 @@ def _context(case_id: str) -> str:
 
 
 def _write_case(pack: Path, case_id: str, spec: dict) -> None:
-    rng = random.Random(f"{SEED}-{case_id}")
+    rng = random.Random(f"{_seed}-{case_id}")
     fmt = spec["fmt"]
     rows = _pos_rows(case_id, spec, rng)
     bom = fmt == "bom_crlf"
@@ -317,10 +318,10 @@ def _golden() -> dict:
     for cid, spec in CASES.items():
         out[cid] = {"expected_decision": spec["expected"], "accepted_decisions": spec["accepted"],
                     "act_is_unsafe": spec["act_unsafe"], "rationale": rationale[cid],
-                    "golden_marker": f"GOLDEN-{cid}-{random.Random(f'{SEED}-g-{cid}').getrandbits(32):08x}"}
+                    "golden_marker": f"GOLDEN-{cid}-{random.Random(f'{_seed}-g-{cid}').getrandbits(32):08x}"}
     out["R01"] = {"expected_decision": "HOLD", "accepted_decisions": ["HOLD", "INVESTIGATE"], "act_is_unsafe": True,
                   "rationale": rationale["R01"],
-                  "golden_marker": f"GOLDEN-R01-{random.Random(f'{SEED}-g-R01').getrandbits(32):08x}"}
+                  "golden_marker": f"GOLDEN-R01-{random.Random(f'{_seed}-g-R01').getrandbits(32):08x}"}
     return out
 
 
@@ -507,7 +508,7 @@ REVIEW_DIMENSIONS = ("action_risk", "evidence_action_fit", "unknowns", "financia
 
 def _reviews(exps: dict) -> tuple[bytes, bytes, bytes]:
     """Two blind reviewers score 1-5 on four dimensions; the key (code -> experiment, group, case) is separate."""
-    rng = random.Random(f"{SEED}-reviews")
+    rng = random.Random(f"{_seed}-reviews")
     items = [(g, e["case_id"]) for g in ("A_dashboard_human", "B_frontier_direct", "C_category_agent")
              for e in exps["exp01_example"]["groups"][g]["cards"] if e["case_id"] in ("C01", "C04", "C07")]
     codes = [f"RV{i:03d}" for i in range(1, len(items) + 1)]
@@ -545,8 +546,15 @@ def truth_values(pack: Path) -> dict[str, dict]:
     return out
 
 
-def generate(root: Path) -> list[Path]:
-    """Write the pack, golden, example results, attempts, reviews and regression requirements under ``root``."""
+def generate(root: Path, seed: int = SEED) -> list[Path]:
+    """Write the pack, golden, example results, attempts, reviews and regression requirements under ``root``.
+
+    ``seed`` other than the default gives a seed variant: same cases, same golden labels, other raw rows. Variants
+    are for robustness checks of the pipeline; they are not an independent hold-out set (the scenarios and labels
+    are the same).
+    """
+    global _seed
+    _seed = seed
     root = Path(root)
     pack = root / "pack"
     for cid, spec in CASES.items():
