@@ -14,6 +14,9 @@ def _register_all() -> None:
     from evalhouse import cli_grade
 
     cli_grade.register(app)
+    from evalhouse import cli_decisions
+
+    cli_decisions.register(app)
 
 
 @app.callback()

@@ -1,0 +1,108 @@
+-- The six top-level P&L fields per case, recomputed exactly from the raw rows (scope: all SKUs, all stores,
+-- online + offline, current 4 weeks vs base 4 weeks). recomputed_value is exact DECIMAL(38, 12); recomputed_cents is
+-- for display only (half away from zero). recompute_status says why a value is missing.
+with status as (
+    select * from {{ ref('int_decisions__case_source_status') }}
+),
+
+totals as (
+    select
+        case_id,
+        max(case when period = 'current' then revenue end)      as revenue_current,
+        max(case when period = 'base' then revenue end)         as revenue_base,
+        max(case when period = 'current' then gross_margin end) as gross_margin_current,
+        max(case when period = 'base' then gross_margin end)    as gross_margin_base,
+        max(case when period = 'current' then contribution end) as contribution_current,
+        max(case when period = 'base' then contribution end)    as contribution_base
+    from {{ ref('int_decisions__period_totals') }}
+    group by case_id
+),
+
+budget as (
+    select
+        case_id,
+        max(case when metric = 'revenue_budget' then amount end)      as revenue_budget,
+        max(case when metric = 'gross_margin_budget' then amount end) as gross_margin_budget
+    from {{ ref('stg_decisions__budget') }}
+    group by case_id
+),
+
+sold as (
+    select case_id, store_id, sku, sum(net_units) as net_units_sold
+    from {{ ref('int_decisions__pos_aggregates') }}
+    where period = 'current'
+    group by case_id, store_id, sku
+),
+
+exposure as (
+    select
+        inv.case_id,
+        cast(sum(abs(inv.opening_units + inv.received_units - coalesce(sold.net_units_sold, 0)
+                     - inv.counted_closing_units) * inv.unit_cost) as decimal(38, 12)) as unexplained_inventory_exposure
+    from {{ ref('stg_decisions__inventory') }} as inv
+    left join sold
+        on sold.case_id = inv.case_id and sold.store_id = inv.store_id and sold.sku = inv.sku
+    group by inv.case_id
+),
+
+wide as (
+    select
+        status.case_id,
+        status.currency,
+        status.source_valid,
+        status.is_real_data,
+        status.has_budget,
+        status.has_inventory,
+        cast(totals.revenue_current - totals.revenue_base as decimal(38, 12))              as revenue_delta,
+        cast(totals.gross_margin_current - totals.gross_margin_base as decimal(38, 12))    as gross_margin_delta,
+        cast(totals.contribution_current - totals.contribution_base as decimal(38, 12))    as contribution_delta,
+        cast(totals.revenue_current - budget.revenue_budget as decimal(38, 12))            as revenue_vs_budget,
+        cast(totals.gross_margin_current - budget.gross_margin_budget as decimal(38, 12))  as gross_margin_vs_budget,
+        exposure.unexplained_inventory_exposure
+    from status
+    left join totals on totals.case_id = status.case_id
+    left join budget on budget.case_id = status.case_id
+    left join exposure on exposure.case_id = status.case_id
+),
+
+fields as (
+    {{ decisions_pnl_fields() }}
+),
+
+long as (
+    select
+        wide.case_id,
+        wide.currency,
+        fields.field_name,
+        fields.field_order,
+        case fields.field_name
+            when 'revenue_delta' then wide.revenue_delta
+            when 'gross_margin_delta' then wide.gross_margin_delta
+            when 'contribution_delta' then wide.contribution_delta
+            when 'revenue_vs_budget' then wide.revenue_vs_budget
+            when 'gross_margin_vs_budget' then wide.gross_margin_vs_budget
+            when 'unexplained_inventory_exposure' then wide.unexplained_inventory_exposure
+        end as value_if_valid,
+        case
+            when not wide.source_valid then 'invalid_raw_rows'
+            when wide.is_real_data and fields.field_name in ('gross_margin_delta', 'contribution_delta')
+                then 'no_cost_in_source'
+            when fields.field_name in ('revenue_vs_budget', 'gross_margin_vs_budget') and not wide.has_budget
+                then 'no_budget_in_source'
+            when fields.field_name = 'unexplained_inventory_exposure' and not wide.has_inventory
+                then 'no_inventory_in_source'
+            else 'ok'
+        end as recompute_status
+    from wide
+    cross join fields
+)
+
+select
+    case_id,
+    currency,
+    field_name,
+    field_order,
+    recompute_status,
+    case when recompute_status = 'ok' then value_if_valid end                                   as recomputed_value,
+    case when recompute_status = 'ok' then {{ decisions_round_cents('value_if_valid') }} end    as recomputed_cents
+from long

@@ -1,0 +1,12 @@
+-- The case index of the pack (pack/cases.csv): role (core C01-C10 or extra R01), currency and the two periods.
+select
+    trim(case_id)                          as case_id,
+    trim(case_role)                        as case_role,
+    trim(currency)                         as currency,
+    try_cast(base_start as date)           as base_start,
+    try_cast(base_end as date)             as base_end,
+    try_cast(current_start as date)        as current_start,
+    try_cast(current_end as date)          as current_end,
+    trim(pos_file)                         as pos_file
+from {{ decisions_read_csv_text(decisions_path('cases_csv'),
+        ['case_id', 'case_role', 'currency', 'base_start', 'base_end', 'current_start', 'current_end', 'pos_file']) }}

@@ -1,0 +1,43 @@
+-- Raw POS rows of the synthetic cases (pack/cases/<case>/pos.csv), read as text (never sniffed) and typed exactly:
+-- amounts and quantities through decisions_parse_amount into DECIMAL(38, 6). A row that does not parse keeps its
+-- text and gets row_problem (first failing column); it is never turned into 0. Row numbers are added only for the
+-- problem rows (int_decisions__pos_problems), so this view streams at any size.
+with raw as (
+    select * from {{ decisions_read_csv_text(decisions_path('pos_glob'),
+        ['date', 'store_id', 'channel', 'sku', 'quantity', 'unit_price', 'unit_cost', 'promo_flag']) }}
+),
+
+typed as (
+    select
+        {{ decisions_parent_dir('filename') }}        as case_id,
+        filename                                      as source_file,
+        date                                          as date_text,
+        store_id,
+        channel,
+        sku,
+        quantity                                      as quantity_text,
+        unit_price                                    as unit_price_text,
+        unit_cost                                     as unit_cost_text,
+        promo_flag                                    as promo_flag_text,
+        try_cast(trim(date) as date)                  as sale_date,
+        {{ decisions_parse_amount('quantity') }}      as quantity,
+        {{ decisions_parse_amount('unit_price') }}    as unit_price,
+        {{ decisions_parse_amount('unit_cost') }}     as unit_cost,
+        case upper(trim(promo_flag)) when 'Y' then true when 'N' then false end as is_promo
+    from raw
+)
+
+select
+    *,
+    case
+        when quantity_text is null or trim(quantity_text) = '' then 'empty_quantity'
+        when quantity is null then 'unreadable_quantity'
+        when unit_price is null then 'unreadable_unit_price'
+        when unit_cost is null then 'unreadable_unit_cost'
+        when sale_date is null then 'unreadable_date'
+        when channel is null or channel not in ('online', 'offline') then 'unknown_channel'
+        when store_id is null or trim(store_id) = '' then 'empty_store_id'
+        when sku is null or trim(sku) = '' then 'empty_sku'
+        when is_promo is null then 'unreadable_promo_flag'
+    end as row_problem
+from typed
