@@ -27,6 +27,7 @@ build: dbt-build
 
 expectations: setup
 	$(BIN)/evalhouse validate-raw
+	$(BIN)/evalhouse validate-decisions
 
 pytest: setup
 	$(BIN)/pytest -q

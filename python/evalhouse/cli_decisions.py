@@ -50,15 +50,6 @@ def register(app: typer.Typer) -> None:
         """Check the decision comparison's raw inputs (CSV headers, JSON shapes); exit 1 naming each problem."""
         _run_validation()
 
-    # `make test` calls `evalhouse validate-raw`; the foundation's command owns that name. Until it exists, this
-    # area provides it (checking its own inputs) so the Makefile target runs.
-    if not any((c.name or getattr(c.callback, "__name__", "")) in ("validate-raw", "validate_raw")
-               for c in app.registered_commands):
-        @app.command("validate-raw")
-        def validate_raw() -> None:
-            """Raw-data expectations (this build: the decision comparison's inputs)."""
-            _run_validation()
-
 
 def _run_validation() -> None:
     from evalhouse.decisions.ingest import decisions_dir

@@ -498,6 +498,8 @@ def rank_based_alpha(system_means, level: str = "ordinal", higher_is_better: boo
     ranks = np.column_stack([average_ranks(m[:, j], higher_is_better) for j in range(m.shape[1])]) \
         if m.shape[1] else m
     return krippendorff_alpha(ranks, level)
+
+
 # ======================================================================================================================
 # Paired bootstrap for the decision-group comparison (issue 5; models/marts/decisions/fct_decisions__paired_bootstrap)
 # ======================================================================================================================
