@@ -13,12 +13,12 @@ import streamlit as st  # noqa: E402
 st.set_page_config(page_title="evalhouse", page_icon=":bar_chart:", layout="wide")
 
 PAGES = [
-    st.Page(HERE / "pages" / "leaderboard.py", title="Leaderboard", url_path="leaderboard", default=True),
-    st.Page(HERE / "pages" / "points_lost.py", title="Where points are lost", url_path="points_lost"),
-    st.Page(HERE / "pages" / "reply.py", title="Reply drill-down", url_path="reply"),
-    st.Page(HERE / "pages" / "agreement.py", title="Agreement", url_path="agreement"),
-    st.Page(HERE / "pages" / "blind_scoring.py", title="Blind scoring", url_path="blind_scoring"),
-    st.Page(HERE / "pages" / "ranking_practice.py", title="Ranking practice", url_path="ranking_practice"),
-    st.Page(HERE / "pages" / "marts.py", title="All marts", url_path="marts"),
+    st.Page(HERE / "views" / "leaderboard.py", title="Leaderboard", default=True),
+    st.Page(HERE / "views" / "points_lost.py", title="Where points are lost", url_path="points_lost"),
+    st.Page(HERE / "views" / "reply.py", title="Reply drill-down", url_path="reply"),
+    st.Page(HERE / "views" / "agreement.py", title="Agreement", url_path="agreement"),
+    st.Page(HERE / "views" / "blind_scoring.py", title="Blind scoring", url_path="blind_scoring"),
+    st.Page(HERE / "views" / "ranking_practice.py", title="Ranking practice", url_path="ranking_practice"),
+    st.Page(HERE / "views" / "marts.py", title="All marts", url_path="marts"),
 ]
 st.navigation(PAGES).run()

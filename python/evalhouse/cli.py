@@ -11,6 +11,9 @@ def _register_all() -> None:
     from evalhouse import cli_core
 
     cli_core.register(app)
+    from evalhouse import cli_app
+
+    cli_app.register(app)
 
 
 @app.callback()

@@ -92,9 +92,8 @@ def add_rank_bands(df: pd.DataFrame, id_col: str, estimate_col: str, low_col: st
     df["tie_group"] = pd.array([None] * len(df), dtype="Int64")
     df["rank_band"] = None
     df["rank_range"] = None
-    groups = df.groupby(group_cols, dropna=False).groups if group_cols else {None: df.index}
-    for _, idx in groups.items():
-        part = df.loc[idx]
+    parts = [part for _, part in df.groupby(group_cols, dropna=False)] if group_cols else [df]
+    for part in parts:
         ranked = rank_bands([(i, r[estimate_col], r[low_col], r[high_col]) for i, r in part.iterrows()],
                             higher_is_better=higher_is_better)
         for r in ranked:

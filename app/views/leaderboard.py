@@ -53,9 +53,12 @@ if run_filter:
     board = board[board["system_id"].str.contains(run_filter, case=False, regex=False)]
 
 zero_cols = [c for c in board.columns if c.endswith(" 0")]
-shown = ["system_id", "rater_id", "rater_kind", "ready of N", "score_0_10", *zero_cols]
+shown = ["system_id", "ready of N", "score_0_10"]
 if has_intervals:
-    shown += ["score_ci_low", "score_ci_high", "rank_band", "rank_range", "tie_group"]
+    shown += ["score_ci_low", "score_ci_high", "rank_band", "tie_group"]
+shown += [*zero_cols, "rater_id", "rater_kind"]
+if has_intervals:
+    shown += ["rank_range"]
 shown += ["n_stale_scores"]
 table = board[shown].rename(columns={
     "system_id": "model run", "rater_id": "rater", "rater_kind": "rater kind", "score_0_10": "score 0-10",
@@ -78,7 +81,7 @@ if has_intervals:
     if not plot.empty:
         plot["label"] = plot["system_id"] + " (" + plot["rater_id"] + ")"
         base = alt.Chart(plot).encode(y=alt.Y("label:N", sort=alt.EncodingSortField("score_0_10", order="descending"),
-                                              title=None))
+                                              title=None, axis=alt.Axis(labelLimit=320)))
         chart = (base.mark_rule().encode(x=alt.X("score_ci_low:Q", title="score 0-10 with 95% CI",
                                                   scale=alt.Scale(zero=False)), x2="score_ci_high:Q")
                  + base.mark_point(filled=True, size=70).encode(

@@ -40,8 +40,8 @@ runs = sorted(heat["system_id"].unique())
 scale = alt.Scale(scheme="reds") if metric == "n_at_minimum" else alt.Scale(scheme="blues", reverse=True)
 pick = alt.selection_point(fields=["system_id", "criterion"], name="cell")
 base = alt.Chart(heat).encode(
-    x=alt.X("criterion:N", sort=criteria, title=None, axis=alt.Axis(labelAngle=0)),
-    y=alt.Y("system_id:N", sort=runs, title=None),
+    x=alt.X("criterion:N", sort=criteria, title=None, axis=alt.Axis(labelAngle=0, labelLimit=220)),
+    y=alt.Y("system_id:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320)),
 )
 chart = (base.mark_rect(stroke="white").encode(
     color=alt.Color(f"{metric}:Q", scale=scale, title=metric_label),
