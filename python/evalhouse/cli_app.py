@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 import typer
@@ -29,4 +28,6 @@ def register(app: typer.Typer) -> None:
                        err=True)
         env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(paths.project_dir()))
         typer.echo(f"serving http://{address}:{port}  (Ctrl-C stops)")
-        raise typer.Exit(subprocess.call(app_command(port, address), cwd=paths.project_dir(), env=env))
+        os.chdir(paths.project_dir())  # .streamlit/config.toml is read from the working folder
+        cmd = app_command(port, address)
+        os.execve(cmd[0], cmd, env)  # become the server: signals reach Streamlit directly
