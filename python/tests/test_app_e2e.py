@@ -231,7 +231,7 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.set_default_timeout(30_000)
         page.goto(server)
         expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
@@ -240,13 +240,15 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         # A known value: Mistral 7B's score 6.88 and "1 of 4" ready (rubric v1, course team).
         expect(table.locator("td", has_text="6.88")).to_have_count(1)
         expect(table.locator("td", has_text="1 of 4")).to_have_count(1)
-        page.wait_for_timeout(800)
+        wait_idle(page)
         page.screenshot(path=str(ARTIFACTS / "e2e_01_leaderboard.png"), full_page=True)
 
         page.goto(f"{server}/blind_scoring?rater=e2e_rater&packet=e2e-S07")
         expect(page.get_by_role("heading", name="Ticket S07")).to_be_visible()
         for run in ("Mistral", "Claude", "Gemma", "Gemini"):
             expect(page.get_by_text(run)).to_have_count(0)
+        expect(page.locator(".st-key-bs_A_correctness").get_by_role("radio", name="2")).to_be_attached()
+        wait_idle(page)
         page.screenshot(path=str(ARTIFACTS / "e2e_02_blind_packet.png"), full_page=True)
         for letter in sorted(letters):
             box = page.locator(f".st-key-bs_reply_{letter}")
@@ -287,11 +289,14 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         page.goto(f"{server}/agreement")
         expect(page.get_by_role("heading", name="Two readers")).to_be_visible()
         expect(page.locator("[data-testid='stDataFrame'] td", has_text="3 of 4").first).to_be_attached()
-        page.wait_for_timeout(800)
+        wait_idle(page)
         page.screenshot(path=str(ARTIFACTS / "e2e_04_agreement_after_build.png"), full_page=True)
         page.goto(f"{server}/reply?response_id={letters[mistral]}")
-        expect(page.locator("[data-testid='stDataFrame'] td", has_text="e2e reply").first).to_be_attached()
-        page.wait_for_timeout(800)
+        expect(page.get_by_role("heading", name="Every rating")).to_be_visible()
+        wait_idle(page)
+        page.get_by_role("heading", name="Every rating").scroll_into_view_if_needed()
+        expect(page.locator("[data-testid='stDataFrame'] td", has_text="e2e reply").first).to_be_attached(timeout=20_000)
+        wait_idle(page)
         page.screenshot(path=str(ARTIFACTS / "e2e_05_reply_drilldown.png"), full_page=True)
         browser.close()
 
@@ -310,32 +315,44 @@ def test_agreement_page_with_two_readers(in_project):
 
 # ---------------------------------------------------------------------------------------------------------------------
 def test_build_and_publish_while_the_app_reads(in_project):
-    """Two rebuilds + publishes while a reader loop renders the leaderboard's data and the page itself."""
+    """`dbt build` runs while the app renders the leaderboard in a loop and a reader thread queries it; then three
+    publishes swap the file under the readers. Neither side may fail, and every read sees a complete warehouse."""
     from evalhouse import appdata
     from evalhouse.leaderboard import leaderboard_table
 
     stop = threading.Event()
-    reads, errors, renders = [], [], []
+    reads, errors = [], []
 
     def reader():
         while not stop.is_set():
             try:
                 data = appdata.leaderboard_data("larkfield", 1)
                 board = leaderboard_table(data["runs"], data["criteria"], data.get("intervals"))
-                assert len(board) >= 7
+                assert len(board) >= 7, f"half-built warehouse? {len(board)} runs"
                 reads.append(time.time())
             except Exception as exc:  # noqa: BLE001 -- every failure is collected and reported
                 errors.append(repr(exc))
+            time.sleep(0.05)
 
     t = threading.Thread(target=reader)
     t.start()
+    renders = []
     try:
-        for _ in range(2):
-            build(in_project)
+        (in_project / "warehouse" / "build").mkdir(parents=True, exist_ok=True)
+        dbt = subprocess.Popen([str(BIN / "dbt"), "build", "--no-use-colors"], cwd=in_project, env=_env(in_project),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        while dbt.poll() is None:  # the app renders while dbt writes the build file
             at = AppTest.from_file(str(in_project / "app" / "views" / "leaderboard.py"), default_timeout=60).run()
-            renders.append(not at.exception and not at.error)
+            renders.append((not at.exception and not at.error, len(at.dataframe)))
+            time.sleep(0.5)
+        out = dbt.stdout.read()
+        assert dbt.returncode == 0, out[-3000:]
+        during_build = len(reads)
+        for _ in range(3):
+            _run([BIN / "evalhouse", "publish"], in_project)
     finally:
         stop.set()
         t.join()
     assert errors == []
-    assert len(reads) > 20 and all(renders)
+    assert during_build > 5 and len(reads) > during_build
+    assert renders and all(ok and n >= 1 for ok, n in renders)
