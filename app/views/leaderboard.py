@@ -4,7 +4,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import altair as alt  # noqa: E402
 import streamlit as st  # noqa: E402
 
 import app_common as ac  # noqa: E402
@@ -79,15 +78,26 @@ if has_intervals:
                "fewer than 2 scored replies has no interval and no band. Ranks compare runs of one rater only.")
     plot = board.dropna(subset=["score_ci_low"]).copy()
     if not plot.empty:
+        # A Vega-Lite spec as a dict (no altair import on the first page: it costs ~1 s of start-up).
         plot["label"] = plot["system_id"] + " (" + plot["rater_id"] + ")"
-        base = alt.Chart(plot).encode(y=alt.Y("label:N", sort=alt.EncodingSortField("score_0_10", order="descending"),
-                                              title=None, axis=alt.Axis(labelLimit=320)))
-        chart = (base.mark_rule().encode(x=alt.X("score_ci_low:Q", title="score 0-10 with 95% CI",
-                                                  scale=alt.Scale(zero=False)), x2="score_ci_high:Q")
-                 + base.mark_point(filled=True, size=70).encode(
-                     x="score_0_10:Q", color=alt.Color("tie_group:N", title="tie group"),
-                     tooltip=["system_id", "score_0_10", "score_ci_low", "score_ci_high", "rank_band"]))
-        st.altair_chart(chart.properties(height=34 * len(plot) + 40), width="stretch")
+        plot["tie_group"] = plot["tie_group"].astype(str)
+        data = plot[["label", "system_id", "score_0_10", "score_ci_low", "score_ci_high", "rank_band",
+                     "tie_group"]].to_dict("records")
+        y = {"field": "label", "type": "nominal", "title": None, "axis": {"labelLimit": 320},
+             "sort": {"field": "score_0_10", "order": "descending"}}
+        st.vega_lite_chart({
+            "data": {"values": data}, "height": 34 * len(plot) + 40,
+            "layer": [
+                {"mark": "rule", "encoding": {
+                    "y": y, "x": {"field": "score_ci_low", "type": "quantitative", "title": "score 0-10 with 95% CI",
+                                  "scale": {"zero": False}},
+                    "x2": {"field": "score_ci_high"}}},
+                {"mark": {"type": "point", "filled": True, "size": 70}, "encoding": {
+                    "y": y, "x": {"field": "score_0_10", "type": "quantitative"},
+                    "color": {"field": "tie_group", "type": "nominal", "title": "tie group"},
+                    "tooltip": [{"field": f} for f in ("system_id", "score_0_10", "score_ci_low", "score_ci_high",
+                                                       "rank_band")]}},
+            ]}, width="stretch")
 
 # Composites with intervals from other suites' marts (each one found is shown; none found -> no section).
 for m in _interval_marts(sig):
