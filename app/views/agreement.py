@@ -70,7 +70,7 @@ else:
                                   aggfunc="sum", fill_value=0).astype(int).rename_axis(index="person", columns="word search"), key="ag_conf")
     with c2:
         st.markdown("**Where the word search and a person disagree**")
-        ac.show_table(ws[ws["word_search_outcome"] != "agree"][["item_id", "system_id", "human_verdict",
+        ac.show_table(ws[ws["word_search_outcome"] != "agree"][["item_id", "system_id", "rater_id", "human_verdict",
                                                                 "word_search_verdict", "word_search_outcome"]],
                       key="ag_ws")
 

@@ -84,7 +84,12 @@ else:
     verdict = row.get("first_filter_verdict")
     st.markdown(f"Verdict: **{verdict}** · word search: **{row.get('word_search_verdict')}**")
     checks = pd.DataFrame({"check": row.index, "value": [("NULL" if pd.isna(v) else str(v)) for v in row.values]})
-    ac.show_table(checks, key="rd_ff")
+    half = (len(checks) + 1) // 2
+    f1, f2 = st.columns(2)
+    with f1:
+        ac.show_table(checks.iloc[:half], key="rd_ff")
+    with f2:
+        ac.show_table(checks.iloc[half:], key="rd_ff2")
 
 st.subheader("Scores")
 ac.show_table(d["reply_scores"], key="rd_scores")
@@ -98,7 +103,11 @@ if not ratings.empty:
         stale_keys = {(r.rater_id, r.criterion, int(r.rated_under_version)) for r in stale.itertuples()}
     ratings.insert(0, "stale", [("stale: rubric changed" if (r.rater_id, r.criterion, int(r.rubric_version))
                                  in stale_keys else "") for r in ratings.itertuples()])
-    ac.show_table(ratings, key="rd_ratings")
+    first = ["stale", "rater_id", "rater_kind", "rubric_version", "criterion", "score", "reason", "is_blind",
+             "rated_at"]
+    ratings = ratings[first + [c for c in ratings.columns if c not in first]]
+    ac.show_table(ratings, key="rd_ratings", column_config={
+        "stale": st.column_config.TextColumn(width="medium"), "reason": st.column_config.TextColumn(width="large")})
     if stale_keys:
         st.caption("A rating is **stale** when a later rubric version changed its criterion and it has not been "
                    "re-scored under the new version (see below).")

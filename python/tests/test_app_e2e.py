@@ -243,6 +243,18 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         wait_idle(page)
         page.screenshot(path=str(ARTIFACTS / "e2e_01_leaderboard.png"), full_page=True)
 
+        # Where points are lost: click the heat map's Mistral 7B x correctness cell (last row, first column).
+        page.goto(f"{server}/points_lost")
+        chart = page.locator("[data-testid='stVegaLiteChart'] canvas").first
+        expect(chart).to_be_visible()
+        wait_idle(page)
+        box = chart.bounding_box()
+        page.mouse.click(box["x"] + 230, box["y"] + box["height"] - 60)
+        expect(page.get_by_role("heading", name="Mistral 7B (local) · correctness")).to_be_visible()
+        expect(page.get_by_text("1 of 4 scored replies at the minimum")).to_be_visible()
+        wait_idle(page)
+        page.screenshot(path=str(ARTIFACTS / "e2e_01b_points_lost_click.png"), full_page=True)
+
         page.goto(f"{server}/blind_scoring?rater=e2e_rater&packet=e2e-S07")
         expect(page.get_by_role("heading", name="Ticket S07")).to_be_visible()
         for run in ("Mistral", "Claude", "Gemma", "Gemini"):

@@ -89,7 +89,8 @@ def test_reply_drill_down_shows_everything():
     assert at.selectbox(key="rd_item_larkfield-U03-7c59aa44763c-r1_larkfield").value == "U03"
     assert "we do not offer discounts for business orders over 5,000 dollars" in at.code[0].value
     assert any("send to a person (rule 8)" in t.value for t in at.text)  # the answer key
-    checks = frame(at, "check", "value").set_index("check")["value"]
+    checks = pd.concat([d.value for d in at.dataframe if list(d.value.columns) == ["check", "value"]])
+    checks = checks.set_index("check")["value"]
     assert checks["detected_language"] == "en" and checks["json_check_reason"] == "raw output not recorded"
     ratings = frame(at, "stale", "reason", "rater_kind")
     assert set(ratings["reason"]) == {"invents a no-discount rule"}
