@@ -86,7 +86,7 @@ for letter in packet.letters:
             for c in packet.criteria:
                 levels = list(range(c["max"], c["min"] - 1, -1))
                 scores[c["criterion"]] = st.radio(
-                    c["criterion"], levels, index=None, horizontal=True, key=f"bs_{letter}_{c['criterion']}",
+                    c["criterion"], levels, index=None, horizontal=False, key=f"bs_{letter}_{c['criterion']}",
                     captions=[c["anchors"].get(lv, "") for lv in levels])
             reason = st.text_input("One-line reason", max_chars=300, key=f"bs_{letter}_reason")
             if st.form_submit_button(f"Save reply {letter}", key=f"bs_save_{letter}", type="primary"):

@@ -210,6 +210,7 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
+    expect.set_options(timeout=20_000)  # a loaded 2-core machine can take a while to draw
     letters = keys(project, "e2e")
     by_run = {}
     from evalhouse.warehouse import connect_readonly
@@ -245,12 +246,20 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
 
         # Where points are lost: click the heat map's Mistral 7B x correctness cell (last row, first column).
         page.goto(f"{server}/points_lost")
-        chart = page.locator("[data-testid='stVegaLiteChart'] canvas").first
+        chart = page.locator("[data-testid='stVegaLiteChart']").first
         expect(chart).to_be_visible()
         wait_idle(page)
-        box = chart.bounding_box()
-        page.mouse.click(box["x"] + 230, box["y"] + box["height"] - 60)
-        expect(page.get_by_role("heading", name="Mistral 7B (local) · correctness")).to_be_visible()
+        heading = page.get_by_role("heading", name="Mistral 7B (local) · correctness")
+        for _attempt in range(5):  # the chart takes its click once Vega has finished drawing
+            page.wait_for_timeout(1000)
+            box = chart.bounding_box()
+            page.mouse.click(box["x"] + 230, box["y"] + box["height"] - 60)
+            try:
+                heading.wait_for(timeout=4000)
+                break
+            except Exception:  # noqa: BLE001 -- not yet interactive: click again
+                continue
+        expect(heading).to_be_visible()
         expect(page.get_by_text("1 of 4 scored replies at the minimum")).to_be_visible()
         wait_idle(page)
         page.screenshot(path=str(ARTIFACTS / "e2e_01b_points_lost_click.png"), full_page=True)
