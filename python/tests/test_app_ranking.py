@@ -97,6 +97,12 @@ def test_bootstrap_mean_ci_edge_cases_and_reference():
     assert res.high - res.low == pytest.approx(2 * 1.96 * x.std(ddof=1) / math.sqrt(len(x)), rel=0.08)
     with pytest.raises(ValueError):
         bootstrap_mean_ci([1, 2], level=1.0)
+    # Few distinct values (the multinomial path): same distribution as scipy's index resampling.
+    totals = np.random.default_rng(2).integers(0, 9, size=3000).astype(float)
+    res = bootstrap_mean_ci(totals, n_boot=4000, seed=5)
+    ref = sps.bootstrap((totals,), np.mean, n_resamples=4000, method="percentile", confidence_level=0.95,
+                        rng=np.random.default_rng(5)).confidence_interval
+    assert res.low == pytest.approx(ref.low, abs=0.02) and res.high == pytest.approx(ref.high, abs=0.02)
 
 
 def test_find_interval_columns():
