@@ -8,7 +8,7 @@ export DBT_PROFILES_DIR := $(CURDIR)
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 export EVALHOUSE_PROJECT_DIR := $(CURDIR)
 
-.PHONY: setup build test dbt-build pytest expectations bench clean
+.PHONY: setup build test dbt-build pytest expectations bench clean app e2e-deps
 
 $(BIN)/.installed: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,10 +32,18 @@ expectations: setup
 pytest: setup
 	$(BIN)/pytest -q
 
-test: dbt-build expectations pytest
+test: dbt-build expectations e2e-deps pytest
 
 bench: setup
 	$(BIN)/python bench/bench_larkfield.py
+
+# The app on the published warehouse (http://127.0.0.1:8501).
+app: setup
+	$(BIN)/evalhouse app
+
+# Debian's Chromium for the end-to-end browser test (Playwright drives it; no browser download). Idempotent.
+e2e-deps:
+	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 clean:
 	rm -rf target logs warehouse

@@ -17,6 +17,9 @@ def _register_all() -> None:
     from evalhouse import cli_decisions
 
     cli_decisions.register(app)
+    from evalhouse import cli_app
+
+    cli_app.register(app)
 
 
 @app.callback()

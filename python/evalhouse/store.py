@@ -14,7 +14,9 @@ and nothing is written unless every row is valid.
 """
 from __future__ import annotations
 
+import contextlib
 import csv
+import fcntl
 import hashlib
 import io
 import json
@@ -305,8 +307,26 @@ def append(rows: list[dict], store_dir: Path | None = None, label: str = "") -> 
     return target
 
 
+@contextlib.contextmanager
+def store_lock(store_dir: Path | None = None):
+    """Exclusive lock on the store folder (``flock`` on the folder itself: no lock file is created), so that the
+    duplicate check and the append of two concurrent imports (two browser tabs, the app and the CLI) cannot
+    interleave. Blocks until the other import has written its file."""
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    store_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(store_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield store_dir
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
 def import_ratings(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
                    store_dir: Path | None = None) -> tuple[Path, int]:
-    """Validate ``path`` and append it to the store, all or nothing. Returns (new store file, rows written)."""
-    rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir)
-    return append(rows, store_dir=store_dir, label=rows[0]["rater_id"]), len(rows)
+    """Validate ``path`` and append it to the store, all or nothing. Returns (new store file, rows written).
+    Validation (including the duplicate check against the store) and the append run under ``store_lock``."""
+    with store_lock(store_dir):
+        rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir)
+        return append(rows, store_dir=store_dir, label=rows[0]["rater_id"]), len(rows)

@@ -1,0 +1,94 @@
+"""Agreement: two-reader agreement with Cohen's kappa, the word search against human verdicts, and every reliability
+or judge-diagnostics mart that exists (shown with a plot when it has a statistic column)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import altair as alt  # noqa: E402
+import pandas as pd  # noqa: E402
+import streamlit as st  # noqa: E402
+
+import app_common as ac  # noqa: E402
+from evalhouse import appdata  # noqa: E402
+
+st.title("Agreement")
+sig = ac.guard()
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _read(sig, table):
+    return appdata.read(f'select * from "{table}"')
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _optional(sig):
+    return appdata.agreement_marts()
+
+
+tables = ac.tables(sig)
+
+st.header("Two readers")
+two = _read(sig, "fct_two_reader_agreement") if "fct_two_reader_agreement" in tables else pd.DataFrame()
+if two.empty:
+    st.info("No two raters have scored the same replies under the same rubric version yet. Blind-score a packet "
+            "as a second rater (Blind scoring page), then run `make build`.")
+else:
+    pairs = two[["rater_a", "rater_b", "suite", "rubric_version"]].drop_duplicates()
+    labels = [f"{r.rater_a} vs {r.rater_b} · {r.suite} v{r.rubric_version}" for r in pairs.itertuples()]
+    choice = st.selectbox("Rater pair", labels, key="ag_pair")
+    p = pairs.iloc[labels.index(choice)]
+    part = two[(two["rater_a"] == p["rater_a"]) & (two["rater_b"] == p["rater_b"]) & (two["suite"] == p["suite"])
+               & (two["rubric_version"] == p["rubric_version"])].sort_values("measure_order")
+    part = part.assign(agree=part["n_agree"].astype(int).astype(str) + " of " + part["n_shared"].astype(int).astype(str))
+    ac.show_table(part[["measure", "agree", "exact_agreement", "cohen_kappa", "kappa_linear", "kappa_quadratic",
+                        "kappa_null_reason"]].rename(columns={"cohen_kappa": "Cohen's kappa",
+                                                              "kappa_linear": "linear-weighted kappa",
+                                                              "kappa_quadratic": "quadratic-weighted kappa"}),
+                  column_config={c: st.column_config.NumberColumn(format="%.3f") for c in
+                                 ("exact_agreement", "Cohen's kappa", "linear-weighted kappa",
+                                  "quadratic-weighted kappa")}, key="ag_two")
+    plot = part.melt(id_vars=["measure"], value_vars=["exact_agreement", "cohen_kappa"], var_name="statistic")
+    plot = plot.dropna(subset=["value"])
+    if not plot.empty:
+        st.altair_chart(alt.Chart(plot).mark_bar().encode(
+            x=alt.X("value:Q", scale=alt.Scale(domain=[-1, 1])), y=alt.Y("measure:N", sort=part["measure"].tolist()),
+            color="statistic:N", yOffset="statistic:N", tooltip=["measure", "statistic", "value"]
+        ).properties(height=60 * len(part) + 40), width="stretch")
+    st.caption("Exact agreement = share of shared replies with the same score; Cohen's kappa corrects it for chance "
+               "over the rubric's full scale (NULL with a reason when undefined, never 0).")
+
+st.header("Word search against a person")
+ws = _read(sig, "fct_word_search_vs_human") if "fct_word_search_vs_human" in tables else pd.DataFrame()
+if ws.empty:
+    st.info("No replies with both a word-search verdict and a human verdict.")
+else:
+    conf = ws.groupby(["human_verdict", "word_search_verdict"]).size().reset_index(name="replies")
+    c1, c2 = st.columns([1, 2])
+    c1.markdown("**Replies by verdict**")
+    c1.dataframe(conf.pivot_table(index="human_verdict", columns="word_search_verdict", values="replies",
+                                  aggfunc="sum", fill_value=0).astype(int).rename_axis(index="person", columns="word search"), key="ag_conf")
+    with c2:
+        st.markdown("**Where the word search and a person disagree**")
+        ac.show_table(ws[ws["word_search_outcome"] != "agree"][["item_id", "system_id", "rater_id", "human_verdict",
+                                                                "word_search_verdict", "word_search_outcome"]],
+                      key="ag_ws")
+
+for table in _optional(sig):
+    df = _read(sig, table)
+    st.header(table)
+    if df.empty:
+        st.info(f"{table} is empty.")
+        continue
+    ac.show_table(df, key=f"ag_{table}")
+    stat_cols = [c for c in df.columns if any(k in c for k in ("alpha", "kappa", "tau", "icc", "rho", "ac1",
+                                                                "pearson", "spearman", "bias"))
+                 and pd.api.types.is_numeric_dtype(df[c])]
+    label_cols = [c for c in df.columns if df[c].dtype == object and df[c].nunique() <= 60]
+    if stat_cols and label_cols:
+        stat = st.selectbox("Plot", stat_cols, key=f"ag_{table}_stat")
+        label = st.selectbox("by", label_cols, key=f"ag_{table}_label")
+        plot = df.dropna(subset=[stat]).groupby(label, as_index=False)[stat].mean()
+        st.altair_chart(alt.Chart(plot).mark_bar().encode(
+            x=alt.X(f"{stat}:Q"), y=alt.Y(f"{label}:N", sort="-x"), tooltip=[label, stat]
+        ).properties(height=24 * len(plot) + 40), width="stretch")

@@ -1,0 +1,8 @@
+def model(dbt, session):
+    """Per model run: score 0-10 with a 95% percentile-bootstrap interval over replies
+    (evalhouse.leaderboard.run_score_intervals; the statistic is evalhouse.stats.bootstrap_mean_ci)."""
+    dbt.config(materialized="table")
+    from evalhouse.leaderboard import run_score_intervals
+
+    replies = dbt.ref("fct_reply_scores").df()
+    return run_score_intervals(replies)

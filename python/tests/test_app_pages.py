@@ -1,0 +1,163 @@
+"""streamlit AppTest for every page of the app, asserting real values from the built (published) warehouse.
+
+`make test` builds and publishes the warehouse before pytest; these tests only read it (read-only connections).
+"""
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from evalhouse import paths
+
+VIEWS = Path(__file__).resolve().parents[2] / "app" / "views"
+
+pytestmark = pytest.mark.skipif(not paths.published_db().is_file(), reason="run `make build` first")
+
+
+def page(name: str) -> AppTest:
+    return AppTest.from_file(str(VIEWS / f"{name}.py"), default_timeout=60)
+
+
+def frame(at: AppTest, *columns: str):
+    """The first dataframe shown with all these columns (AppTest does not expose a dataframe's key)."""
+    for d in at.dataframe:
+        if set(columns) <= set(d.value.columns):
+            return d.value
+    raise AssertionError(f"no dataframe with columns {columns}: {[list(d.value.columns) for d in at.dataframe]}")
+
+
+def no_errors(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def test_leaderboard_lesson_columns_and_rank_bands():
+    at = no_errors(page("leaderboard").run())
+    assert at.sidebar.selectbox(key="lb_suite").value == "larkfield"
+    assert at.sidebar.selectbox(key="lb_version").value == 1  # the version with the most rated runs
+    board = frame(at, "model run", "ready of N").set_index("model run")
+    mistral = board.loc["Mistral 7B (local)"]
+    assert mistral["ready of N"] == "1 of 4" and mistral["score 0-10"] == pytest.approx(6.88)
+    assert mistral["correctness 0"] == 1 and mistral["completeness 0"] == 1 and mistral["format_compliance 0"] == 0
+    # Three runs at 10.00 with degenerate [10, 10] intervals share the first band; Mistral and Gemma overlap below.
+    for run in ("Claude Haiku 5.5", "Claude Opus 5.5", "Gemini 3.5 Flash"):
+        assert board.loc[run, "rank band"] == "1-3" and board.loc[run, "tie group"] == 1
+    assert board.loc["Mistral 7B (local)", "rank band"] == "4-5" == board.loc["Gemma 3 4B (local)", "rank band"]
+    assert board.loc["Mistral 7B (local)", "95% CI low"] == pytest.approx(6.25)
+    assert board.loc["Mistral 7B (local)", "95% CI high"] == pytest.approx(7.5)
+    assert pd.isna(board.loc["Gemini 3.1 Pro (preview)", "rank band"])  # one complete reply: no interval
+    assert list(board.index[:3]) == sorted(board.index[:3])  # ties at 10.00 ordered by name
+
+    at.sidebar.selectbox(key="lb_version").set_value(2).run()
+    board = frame(no_errors(at), "model run", "ready of N")
+    assert board["model run"].tolist() == ["Gemma 3 4B (local)"] and board["score 0-10"].iloc[0] == pytest.approx(6.25)
+
+    at.sidebar.selectbox(key="lb_version").set_value(1).run()
+    at.text_input(key="lb_filter").input("claude").run()
+    assert sorted(frame(at, "model run", "ready of N")["model run"]) == [
+        "Claude Haiku 5.5", "Claude Opus 5.5", "Claude Sonnet 5.5"]
+    at.text_input(key="lb_filter").input("").run()
+    at.selectbox(key="lb_sort").set_value("model run (A-Z)").run()
+    names = frame(at, "model run", "ready of N")["model run"].tolist()
+    assert names == sorted(names)
+    at.sidebar.selectbox(key="lb_kind").set_value("human").run()
+    assert len(frame(no_errors(at), "model run", "ready of N")) == 7
+
+
+def test_points_lost_heat_map_and_cell_replies():
+    at = no_errors(page("points_lost").run())
+    # Default cell: the most zeros (Gemma 3 4B, correctness: 2 of 3 scored replies at 0).
+    assert at.selectbox(key="pl_run_None").value == "Gemma 3 4B (local)"
+    assert at.selectbox(key="pl_crit_None").value == "correctness"
+    assert "2 of 3 scored replies at the minimum" in at.caption[0].value
+    replies = frame(at, "open", "item_id")
+    assert replies["item_id"].tolist()[:2] == ["M01", "S07"] and replies["score"].tolist() == [0, 0, 2]
+    assert replies["open"].iloc[0] == "./reply?response_id=larkfield-M01-2e3f70ab4524-r1"
+    at.selectbox(key="pl_run_None").set_value("Mistral 7B (local)").run()
+    replies = frame(no_errors(at), "open", "item_id")
+    assert replies.iloc[0]["item_id"] == "U03" and replies.iloc[0]["reason"] == "invents a no-discount rule"
+    at.radio(key="pl_metric").set_value("mean score").run()
+    assert "mean score 1.25" in no_errors(at).caption[0].value  # Mistral correctness: 0, 1, 2, 2
+
+
+def test_reply_drill_down_shows_everything():
+    at = page("reply")
+    at.query_params["response_id"] = "larkfield-U03-7c59aa44763c-r1"
+    no_errors(at.run())
+    assert at.selectbox(key="rd_item_larkfield-U03-7c59aa44763c-r1_larkfield").value == "U03"
+    assert "we do not offer discounts for business orders over 5,000 dollars" in at.code[0].value
+    assert any("send to a person (rule 8)" in t.value for t in at.text)  # the answer key
+    checks = pd.concat([d.value for d in at.dataframe if list(d.value.columns) == ["check", "value"]])
+    checks = checks.set_index("check")["value"]
+    assert checks["detected_language"] == "en" and checks["json_check_reason"] == "raw output not recorded"
+    ratings = frame(at, "stale", "reason", "rater_kind")
+    assert set(ratings["reason"]) == {"invents a no-discount rule"}
+    assert set(ratings["rater_kind"]) == {"human"} and set(ratings["rubric_version"]) == {1}
+    fmt = ratings[ratings["criterion"] == "format_compliance"].iloc[0]
+    assert fmt["stale"] == "stale: rubric changed"  # v2 changed format_compliance, not re-scored yet
+    assert (ratings[ratings["criterion"] == "correctness"]["stale"] == "").all()
+    assert frame(at, "rescore_status")["rescore_status"].tolist() == ["pending"]
+    v1 = frame(at, "criterion", "level 2").set_index("criterion")
+    assert v1.loc["correctness", "level 2"] == "Everything is true"
+    anchor_tables = [d.value for d in at.dataframe if "level 2" in d.value.columns]
+    assert len(anchor_tables) == 2  # rubric versions 1 and 2
+
+
+def test_agreement_page():
+    at = no_errors(page("agreement").run())
+    assert "No two raters have scored the same replies" in at.info[0].value
+    conf = at.dataframe[0].value
+    assert conf.loc["fail", "pass"] == 2 and conf.loc["pass", "fail"] == 3 and conf.loc["fail", "fail"] == 4
+    disagree = frame(at, "word_search_outcome")
+    assert ("U03", "Mistral 7B (local)", "false_pass") in set(
+        zip(disagree["item_id"], disagree["system_id"], disagree["word_search_outcome"]))
+
+
+def test_blind_scoring_without_packets(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(paths.published_db()))
+    monkeypatch.setattr(paths, "blind_keys_dir", lambda: tmp_path)  # an empty keys folder
+    at = no_errors(page("blind_scoring").run())
+    assert "No blind packets yet" in at.info[0].value
+    assert at.text_input(key="bs_rater").value == ""
+
+
+def test_ranking_practice_counts_pairs():
+    at = no_errors(page("ranking_practice").run())
+    assert at.selectbox(key="rp_ticket").value == "S07"
+    assert not any("Claude Opus" in m.value for m in at.markdown)  # models hidden before reveal
+    at.button(key="rp_up_S07_B").click().run()  # order B, A, C, D
+    assert "Your order, best first: B, A, C, D" in " ".join(m.value for m in at.markdown)
+    at.button(key="rp_reveal_S07").click().run()
+    no_errors(at)
+    # BA, BC, AC same as the rubric (8>5, 8>2, 5>2); AD, CD not; BD tied (8 = 8): 3 of 5.
+    assert at.success[0].value.startswith("3 of 5 pairs in the same order as the rubric")
+    scores = frame(at, "reply", "model_run")
+    assert scores["reply"].tolist() == ["B", "A", "C", "D"]
+    assert scores["model_run"].tolist()[0] == "Claude Opus 5.5" and scores["total"].tolist() == [8, 5, 2, 8]
+    at.selectbox(key="rp_ticket").set_value("U03").run()
+    assert any("the lesson does not print this reply" in t.value for t in no_errors(at).text)
+
+
+def test_marts_page_lists_every_mart():
+    at = no_errors(page("marts").run())
+    counts = frame(at, "mart", "rows").set_index("mart")
+    assert counts.loc["fct_larkfield_model_runs", "rows"] == 8
+    assert counts.loc["fct_larkfield_ranking_practice", "rows"] == 12
+    at.selectbox(key="mt_table").set_value("dim_items").run()
+    assert len(at.dataframe[1].value) == 8
+
+
+def test_missing_warehouse_says_run_make_build(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(tmp_path / "evalhouse.duckdb"))
+    for name in ("leaderboard", "points_lost", "reply", "agreement", "blind_scoring", "ranking_practice", "marts"):
+        at = page(name).run()
+        assert not at.exception
+        assert "run `make build`" in at.error[0].value, name
+
+
+def test_main_script_navigation():
+    at = AppTest.from_file(str(VIEWS.parent / "streamlit_app.py"), default_timeout=60).run()
+    no_errors(at)
+    assert at.title[0].value == "Leaderboard"

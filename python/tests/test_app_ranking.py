@@ -1,0 +1,156 @@
+"""evalhouse.ranking (rank bands, pair agreement), stats.bootstrap_mean_ci and evalhouse.leaderboard: hand-checked."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from evalhouse.leaderboard import (add_rank_bands, find_id_column, find_interval_columns, leaderboard_table,
+                                   run_score_intervals)
+from evalhouse.ranking import pair_agreement, rank_bands
+from evalhouse.stats import bootstrap_mean_ci
+
+
+def _by_id(ranked):
+    return {r.id: r for r in ranked}
+
+
+def test_rank_bands_overlap_chain_and_separation():
+    # A [8,10] overlaps B [7,9]; B overlaps C [6.5,7.5]; A does not overlap C -> one chained group of three.
+    # D [1,3] is clearly below all of them -> its own group and rank.
+    r = _by_id(rank_bands([("A", 9, 8, 10), ("B", 8, 7, 9), ("C", 7, 6.5, 7.5), ("D", 2, 1, 3)]))
+    assert [r[k].position for k in "ABCD"] == [1, 2, 3, 4]
+    assert [r[k].tie_group for k in "ABCD"] == [1, 1, 1, 2]
+    assert [r[k].band for k in "ABCD"] == ["1-3", "1-3", "1-3", "4"]
+    # Rank range: A: nobody clearly better (1), C and D clearly worse? C [6.5,7.5] high 7.5 < A low 8 -> yes, D yes.
+    assert (r["A"].rank_best, r["A"].rank_worst) == (1, 2)
+    assert (r["B"].rank_best, r["B"].rank_worst) == (1, 3)  # only D clearly worse
+    assert (r["C"].rank_best, r["C"].rank_worst) == (2, 3)  # A clearly better, D clearly worse
+    assert (r["D"].rank_best, r["D"].rank_worst) == (4, 4)
+
+
+def test_rank_bands_touching_intervals_overlap_and_disjoint_do_not():
+    r = _by_id(rank_bands([("A", 5, 4, 6), ("B", 3, 2, 4)]))  # touch at 4: closed intervals overlap
+    assert r["A"].tie_group == r["B"].tie_group == 1 and r["A"].band == "1-2"
+    r = _by_id(rank_bands([("A", 5, 4.01, 6), ("B", 3, 2, 4)]))
+    assert (r["A"].tie_group, r["B"].tie_group, r["A"].band, r["B"].band) == (1, 2, "1", "2")
+
+
+def test_rank_bands_lower_is_better():
+    # Error rates: lower is better. A [0.1,0.2] is best; B [0.15,0.3] overlaps A; C [0.5,0.6] alone.
+    r = _by_id(rank_bands([("C", 0.55, 0.5, 0.6), ("A", 0.15, 0.1, 0.2), ("B", 0.2, 0.15, 0.3)],
+                          higher_is_better=False))
+    assert [r[k].position for k in "ABC"] == [1, 2, 3]
+    assert [r[k].band for k in "ABC"] == ["1-2", "1-2", "3"]
+    assert (r["C"].rank_best, r["C"].rank_worst) == (3, 3)
+
+
+def test_rank_bands_missing_values_and_errors():
+    out = rank_bands([("A", 9, 8, 10), ("B", 7, None, None), ("C", None, 1, 2), ("D", 6, float("nan"), 7)])
+    r = _by_id(out)
+    assert out[-1].id == "C" and r["C"].position is None and r["C"].reason == "no estimate"
+    assert r["B"].position == 2 and r["B"].tie_group is None and r["B"].reason == "no interval"
+    assert r["D"].band is None
+    assert r["A"].band == "1" and (r["A"].rank_best, r["A"].rank_worst) == (1, 1)  # N counts banded runs only
+    with pytest.raises(ValueError, match="run 'X'"):
+        rank_bands([("X", 1, 2, 1)])
+    assert rank_bands([]) == []
+
+
+def test_rank_bands_equal_estimates_ordered_by_id():
+    r = rank_bands([("b", 10, 10, 10), ("a", 10, 10, 10), ("c", 10, 10, 10)])
+    assert [x.id for x in r] == ["a", "b", "c"] and {x.band for x in r} == {"1-3"}
+
+
+def test_pair_agreement_lesson_s07():
+    # S07 totals (seed 000): A 5, B 8, C 2, D 8. The lesson's starting order A, B, C, D:
+    # AB no, AC yes, AD no, BC yes, BD tie (not counted), CD no -> 2 of 5, 1 tie.
+    scores = {"A": 5, "B": 8, "C": 2, "D": 8}
+    res = pair_agreement(["A", "B", "C", "D"], scores)
+    assert (res.same, res.compared, res.rubric_ties) == (2, 5, 1)
+    assert res.status_line().startswith("2 of 5 pairs in the same order as the rubric")
+    assert pair_agreement(["B", "D", "A", "C"], scores).same == 5
+    assert pair_agreement(["C", "A", "D", "B"], scores).same == 0
+    with pytest.raises(ValueError):
+        pair_agreement(["A", "A"], scores)
+    with pytest.raises(ValueError):
+        pair_agreement(["A", "Z"], scores)
+    assert pair_agreement(["A", "B"], {"A": None, "B": 1}) .compared == 0
+
+
+def test_bootstrap_mean_ci_edge_cases_and_reference():
+    assert bootstrap_mean_ci([]).reason == "no values"
+    one = bootstrap_mean_ci([7.0, None])
+    assert one.estimate == 7.0 and one.low is None and one.n == 1 and "fewer than 2" in one.reason
+    same = bootstrap_mean_ci([10.0, 10.0, 10.0])
+    assert (same.low, same.high) == (10.0, 10.0)
+    x = np.random.default_rng(1).normal(5, 2, size=400)
+    res = bootstrap_mean_ci(x, n_boot=4000, seed=3)
+    assert res.estimate == pytest.approx(x.mean())
+    assert res == bootstrap_mean_ci(x, n_boot=4000, seed=3)  # reproducible
+    ref = sps.bootstrap((x,), np.mean, n_resamples=4000, method="percentile", confidence_level=0.95,
+                        rng=np.random.default_rng(3)).confidence_interval
+    # Same method, different random draws: agree to Monte-Carlo error (~0.02 here).
+    assert res.low == pytest.approx(ref.low, abs=0.03) and res.high == pytest.approx(ref.high, abs=0.03)
+    # Width close to the normal-theory 2 * 1.96 * s / sqrt(n).
+    assert res.high - res.low == pytest.approx(2 * 1.96 * x.std(ddof=1) / math.sqrt(len(x)), rel=0.08)
+    with pytest.raises(ValueError):
+        bootstrap_mean_ci([1, 2], level=1.0)
+    # Few distinct values (the multinomial path): same distribution as scipy's index resampling.
+    totals = np.random.default_rng(2).integers(0, 9, size=3000).astype(float)
+    res = bootstrap_mean_ci(totals, n_boot=4000, seed=5)
+    ref = sps.bootstrap((totals,), np.mean, n_resamples=4000, method="percentile", confidence_level=0.95,
+                        rng=np.random.default_rng(5)).confidence_interval
+    assert res.low == pytest.approx(ref.low, abs=0.02) and res.high == pytest.approx(ref.high, abs=0.02)
+
+
+def test_find_interval_columns():
+    cols = ["system_id", "pack", "composite", "composite_ci_low", "composite_ci_high", "accuracy", "accuracy_ci95_lower",
+            "accuracy_ci95_upper", "ci_low", "ci_high", "score", "orphan_ci_low"]
+    found = find_interval_columns(cols)
+    assert {"estimate": "composite", "low": "composite_ci_low", "high": "composite_ci_high"} in found
+    assert {"estimate": "accuracy", "low": "accuracy_ci95_lower", "high": "accuracy_ci95_upper"} in found
+    assert {"estimate": "composite", "low": "ci_low", "high": "ci_high"} in found  # no stem: first known estimate
+    assert not any(f["low"] == "orphan_ci_low" for f in found)  # no high column
+    assert find_id_column(cols) == "system_id" and find_id_column(["x"]) is None
+
+
+def _replies():
+    rows = []
+    for run, totals in {"r1": [8, 8, 6, 8], "r2": [2, 4, 2, 2], "r3": [8]}.items():
+        for i, t in enumerate(totals):
+            rows.append(dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human",
+                             system_id=run, score_status="complete", total=t, max_total=8))
+    rows.append(dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human", system_id="r2",
+                     score_status="incomplete", total=None, max_total=8))
+    return pd.DataFrame(rows)
+
+
+def test_run_score_intervals_and_leaderboard_table():
+    iv = run_score_intervals(_replies(), n_boot=500).set_index("system_id")
+    assert iv.loc["r1", "score_0_10"] == pytest.approx(30 / 32 * 10)
+    assert iv.loc["r2", "n_replies_scored"] == 4 and iv.loc["r2", "score_0_10"] == pytest.approx(10 / 32 * 10)
+    assert iv.loc["r1", "score_ci_low"] >= 7.5 and iv.loc["r1", "score_ci_high"] == 10.0
+    assert pd.isna(iv.loc["r3", "score_ci_low"]) and "fewer than 2" in iv.loc["r3", "ci_null_reason"]
+    runs = pd.DataFrame([dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human",
+                              system_id=k, n_replies_rated=n, n_ready=rd, score_0_10=sc, n_stale_scores=0)
+                         for k, n, rd, sc in (("r1", 4, 3, 9.38), ("r2", 5, 0, 3.13), ("r3", 1, 1, 10.0))])
+    crit = pd.DataFrame([dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human",
+                              system_id=k, criterion=c, criterion_order=o, n_at_minimum=z)
+                         for k, c, o, z in (("r1", "b", 2, 0), ("r1", "a", 1, 0), ("r2", "a", 1, 3), ("r2", "b", 2, 1),
+                                            ("r3", "a", 1, 0), ("r3", "b", 2, 0))])
+    board = leaderboard_table(runs, crit, iv.reset_index())
+    assert board["system_id"].tolist() == ["r3", "r1", "r2"]
+    assert [c for c in board.columns if c.endswith(" 0")] == ["a 0", "b 0"]
+    r2 = board.set_index("system_id").loc["r2"]
+    assert r2["ready of N"] == "0 of 5" and r2["a 0"] == 3 and r2["rank_band"] == "2" and r2["tie_group"] == 2
+    assert board.set_index("system_id").loc["r1", "rank_band"] == "1"
+    assert board.set_index("system_id").loc["r3", "rank_band"] is None  # one reply: no interval, no band
+
+
+def test_add_rank_bands_ranks_within_groups_only():
+    df = pd.DataFrame({"g": ["x", "x", "y", "y"], "m": ["a", "b", "a", "b"], "e": [9, 5, 5, 9],
+                       "lo": [8, 4, 4, 8], "hi": [10, 6, 6, 10]})
+    out = add_rank_bands(df, "m", "e", "lo", "hi", group_cols=["g"])
+    assert out["rank_band"].tolist() == ["1", "2", "2", "1"]
