@@ -35,6 +35,9 @@ def leaderboard_filters(sig: tuple) -> pd.DataFrame:
     return appdata.leaderboard_filters()
 
 
+DEFAULT_SUITE = "larkfield"
+
+
 def pick_slice(sig: tuple, key: str, with_kind: bool = True, rater_required: bool = False) -> dict:
     """Suite, rubric version, rater kind and rater selectors (in the sidebar); returns the chosen values.
 
@@ -46,7 +49,8 @@ def pick_slice(sig: tuple, key: str, with_kind: bool = True, rater_required: boo
         st.info("No ratings in the warehouse yet: import ratings (`evalhouse import-ratings`) and run `make build`.")
         st.stop()
     sb = st.sidebar
-    suites = sorted(f["suite"].unique())
+    # The lesson's suite first (it is the one the leaderboard's columns come from), then the others by name.
+    suites = sorted(f["suite"].unique(), key=lambda s: (s != DEFAULT_SUITE, s))
     suite = sb.selectbox("Suite", suites, key=f"{key}_suite")
     fs = f[f["suite"] == suite]
     by_version = fs.groupby("rubric_version")["n_runs"].max().reset_index()

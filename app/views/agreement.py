@@ -35,6 +35,9 @@ if two.empty:
             "as a second rater (Blind scoring page), then run `make build`.")
 else:
     pairs = two[["rater_a", "rater_b", "suite", "rubric_version"]].drop_duplicates()
+    # the default suite's pairs first (as on the leaderboard), then the others
+    pairs = pairs.assign(_other=pairs["suite"] != ac.DEFAULT_SUITE).sort_values(
+        ["_other", "suite", "rubric_version", "rater_a", "rater_b"]).drop(columns="_other")
     labels = [f"{r.rater_a} vs {r.rater_b} · {r.suite} v{r.rubric_version}" for r in pairs.itertuples()]
     choice = st.selectbox("Rater pair", labels, key="ag_pair")
     p = pairs.iloc[labels.index(choice)]
