@@ -131,9 +131,9 @@ def finding_stability(runs: Sequence[Sequence[str]], top_k: int = TOP_K,
 
 @lru_cache(maxsize=4096)
 def _tau_b_cached(x: tuple, y: tuple) -> float | None:
-    from evalhouse.grade_stats import kendall_tau_b
+    from evalhouse.stats import kendall_tau_b
 
-    return kendall_tau_b(x, y)
+    return kendall_tau_b(x, y).value
 
 
 def ranking_stability(runs: Sequence[Sequence[str]], top_k: int = TOP_K,

@@ -1,12 +1,9 @@
 """GRADE consistency (C4): issue 4 must-shows and hand-computed values."""
-import math
 
 import pytest
-from scipy.stats import kendalltau
 
 from evalhouse.grade_consistency import (coefficient_of_variation, consistency, finding_stability,
                                          metric_variance, ranking_stability, token_jaccard)
-from evalhouse.grade_stats import kendall_tau_b
 
 
 def test_token_jaccard_issue_example_is_4_over_9():
@@ -76,18 +73,6 @@ def test_consistency_reweights_defined_sub_metrics():
     assert res.consistency == 1.0 and res.weights_used == "finding_stability,ranking_stability"
     none = consistency([[], []], [{}, {}])
     assert none.consistency is None and none.reason
-
-
-def test_kendall_tau_b_matches_scipy_with_ties_both_orders():
-    x = [1, 2, 2, 3, 4, 4, 5]
-    y = [2, 1, 3, 3, 5, 4, 4]
-    ref = kendalltau(x, y, variant="b").statistic
-    assert kendall_tau_b(x, y) == pytest.approx(ref)
-    assert kendall_tau_b(y, x) == pytest.approx(ref)
-    assert kendall_tau_b([1, 1, 1], [1, 2, 3]) is None
-    with pytest.raises(ValueError):
-        kendall_tau_b([1, 2], [1])
-    assert not math.isnan(kendall_tau_b([0, 1], [1, 0]))
 
 
 def test_vectorised_metric_variance_equals_the_scalar_function():
