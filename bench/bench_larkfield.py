@@ -93,7 +93,8 @@ def main() -> None:
                EVALHOUSE_DB=str(proj / "warehouse" / "build" / "evalhouse.duckdb"))
     (proj / "warehouse" / "build").mkdir(parents=True)
     dbt = str(Path(sys.executable).with_name("dbt"))
-    vars_ = f'{{"rubric_suites": ["larkfield", "synth"], "synth_dir": "{tmp / "synth"}", ' \
+    vars_ = f'{{"rubric_suites": ["larkfield", "synth"], "first_filter_suites": ["larkfield", "synth"], ' \
+            f'"synth_dir": "{tmp / "synth"}", ' \
             f'"ready_gate_criteria": {{"larkfield_support": ["correctness"], "synth_support": ["correctness"]}}}}'
     for label in ("cold", "warm"):
         t = time.perf_counter()
