@@ -12,12 +12,16 @@ import csv
 import json
 import os
 import random
+import re
 import string
 import tempfile
 from pathlib import Path
 
 from evalhouse import paths
 from evalhouse.store import KEY_COLUMNS
+
+
+EXPORT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,80}")
 
 
 class ExportError(ValueError):
@@ -56,28 +60,47 @@ def build_packets(con, suite: str, seed: int, export_id: str, items: list[str] |
     levels = con.execute(
         """
         select rubric_id, rubric_version, criterion, criterion_order, min_score, max_score, level, anchor
-        from dim_rubric_levels where suite = ? order by rubric_version, criterion_order, level desc
+        from dim_rubric_levels where suite = ? order by rubric_id, rubric_version, criterion_order, level desc
         """,
         [suite],
     ).fetchall()
     if not levels:
         raise ExportError(f"suite {suite!r} has no rubric")
-    version = rubric_version or max(lv[1] for lv in levels)
-    rubric_id = levels[0][0]
-    rubric: dict[str, dict] = {}
+    rubrics: dict[tuple[str, int], dict[str, dict]] = {}
     for rid, v, criterion, order, lo, hi, level, anchor in levels:
-        if v != version:
-            continue
-        c = rubric.setdefault(criterion, {"criterion": criterion, "order": order, "min": lo, "max": hi, "anchors": {}})
+        c = rubrics.setdefault((rid, int(v)), {}).setdefault(
+            criterion, {"criterion": criterion, "order": order, "min": lo, "max": hi, "anchors": {}})
         c["anchors"][str(level)] = anchor
-    if not rubric:
-        raise ExportError(f"rubric {rubric_id!r} has no version {version}")
+    current = {}
+    for rid, v in rubrics:
+        current[rid] = max(current.get(rid, 0), v)
+    # The rubric of each item: the one its responses were rated with, else the suite's only rubric.
+    item_rubric = dict(con.execute(
+        """
+        select r.item_id, min(f.rubric_id)
+        from dim_responses as r inner join fct_ratings as f on f.response_id = r.response_id
+        where r.suite = ? group by r.item_id having count(distinct f.rubric_id) = 1
+        """,
+        [suite],
+    ).fetchall())
+
+    def rubric_of(item_id: str) -> tuple[str, int]:
+        rid = item_rubric.get(item_id) or (next(iter(current)) if len(current) == 1 else None)
+        if rid is None:
+            raise ExportError(f"suite {suite!r} has several rubrics ({', '.join(sorted(current))}) and item "
+                              f"{item_id!r} has no rating that tells which one it uses")
+        version = rubric_version or current[rid]
+        if (rid, version) not in rubrics:
+            raise ExportError(f"rubric {rid!r} has no version {version}")
+        return rid, version
+
     by_item: dict[str, list] = {}
     for r in responses:
         by_item.setdefault(r[1], []).append(r)
     packets, keys = [], []
     for item_id, rows in sorted(by_item.items()):
         packet_id = f"{export_id}-{item_id}"
+        rubric_id, version = rubric_of(item_id)
         order = sorted(rows, key=lambda r: r[0])
         random.Random(f"{seed}:{packet_id}").shuffle(order)
         replies = []
@@ -90,7 +113,7 @@ def build_packets(con, suite: str, seed: int, export_id: str, items: list[str] |
             "packet_id": packet_id, "export_id": export_id, "suite": suite, "item_id": item_id,
             "item_text": first[4], "answer_key": first[5], "language": first[6],
             "rubric_id": rubric_id, "rubric_version": version,
-            "criteria": sorted(rubric.values(), key=lambda c: c["order"]), "replies": replies,
+            "criteria": sorted(rubrics[(rubric_id, version)].values(), key=lambda c: c["order"]), "replies": replies,
         })
     return packets, keys
 
@@ -98,13 +121,11 @@ def build_packets(con, suite: str, seed: int, export_id: str, items: list[str] |
 def _packet_markdown(p: dict) -> str:
     lines = [f"# Packet {p['packet_id']}", "", f"Item **{p['item_id']}** ({p['language']})", "",
              f"> {p['item_text'] or '(no text)'}", "", f"Answer key: {p['answer_key'] or '(none)'}", "",
-             f"## Rubric {p['rubric_id']} v{p['rubric_version']}", "",
-             "| criterion | " + " | ".join(str(s) for s in range(p['criteria'][0]['max'], p['criteria'][0]['min'] - 1, -1)) + " |",
-             "|---|" + "---|" * (p['criteria'][0]['max'] - p['criteria'][0]['min'] + 1)]
+             f"## Rubric {p['rubric_id']} v{p['rubric_version']}", ""]
     for c in p["criteria"]:
-        cells = [c["anchors"].get(str(s), "") for s in range(c["max"], c["min"] - 1, -1)]
-        lines.append(f"| {c['criterion']} | " + " | ".join(cells) + " |")
-    lines.append("")
+        lines.append(f"**{c['criterion']}** ({c['min']}-{c['max']})")
+        lines += [f"- {s}: {c['anchors'].get(str(s), '')}" for s in range(c["max"], c["min"] - 1, -1)]
+        lines.append("")
     for r in p["replies"]:
         lines += [f"## Reply {r['letter']}", "", r["text"], ""]
     return "\n".join(lines)
@@ -127,6 +148,8 @@ def export(con, out_dir: Path, suite: str, seed: int, export_id: str, keys_dir: 
            rubric_version: int | None = None) -> dict:
     """Write the packets to ``out_dir`` and the key to ``keys_dir/<export_id>.csv``. Refuses an existing key or
     existing packet files (raises ExportError naming the file). Returns a summary dict."""
+    if not EXPORT_ID.fullmatch(export_id or ""):
+        raise ExportError(f"export id {export_id!r}: use letters, digits, '.', '_' and '-' only (it names files)")
     keys_dir = Path(keys_dir) if keys_dir else paths.blind_keys_dir()
     key_file = keys_dir / f"{export_id}.csv"
     if key_file.exists():

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="evalhouse: LLM evaluation warehouse tools.")
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="evalhouse: LLM evaluation warehouse tools.")
 
 
 def _register_all() -> None:
@@ -31,7 +32,14 @@ _register_all()
 
 
 def main() -> None:
-    app()
+    """Entry point: file-system and database errors end with a one-line message and exit code 1, no traceback."""
+    import duckdb
+
+    try:
+        app()
+    except (OSError, duckdb.Error) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

@@ -52,6 +52,8 @@ def _register_ratings(app: typer.Typer) -> None:
         file: str = typer.Argument(..., help="CSV or JSONL ratings file"),
         rater: str = typer.Option(None, help="Rater id for every row (else the rater_id column)"),
         rater_kind: str = typer.Option(None, help="human | judge | program | metric (else the column, else human)"),
+        correction: bool = typer.Option(False, "--correction", help="Accept re-ratings of stored ratings as "
+                                        "corrections (appended; the latest counts; nothing is overwritten)"),
     ) -> None:
         """Validate a ratings file and append it to the ratings store as a new file (all or nothing)."""
         from evalhouse.store import Catalog, ImportRejected, import_ratings
@@ -60,7 +62,7 @@ def _register_ratings(app: typer.Typer) -> None:
         try:
             with connect_readonly() as con:
                 catalog = Catalog.from_warehouse(con)
-            target, n = import_ratings(file, catalog, rater=rater, rater_kind=rater_kind)
+            target, n = import_ratings(file, catalog, rater=rater, rater_kind=rater_kind, correction=correction)
         except ImportRejected as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1)

@@ -54,8 +54,22 @@ class Catalog:
     by_name: dict[tuple, str] = field(default_factory=dict)  # (suite, item_id, system_id, repetition) -> response_id
     criteria: dict[tuple, tuple[int, int]] = field(default_factory=dict)  # (rubric_id, version, criterion) -> range
     current_version: dict[str, int] = field(default_factory=dict)  # rubric_id -> latest version
-    suite_rubric: dict[str, str] = field(default_factory=dict)  # suite -> rubric_id
+    suite_rubrics: dict[str, set] = field(default_factory=dict)  # suite -> its rubric ids
+    item_rubric: dict[tuple[str, str], str] = field(default_factory=dict)  # (suite, item) -> the one rubric rated
+    response_item: dict[str, tuple[str, str]] = field(default_factory=dict)  # response_id -> (suite, item_id)
     keys: dict[tuple[str, str], dict] = field(default_factory=dict)  # (packet_id, letter) -> key row
+
+    def rubric_for(self, suite: str, item_id: str) -> tuple[str | None, str | None]:
+        """The rubric a rating of this item uses when the row names none: the one rubric the item's responses
+        were rated with, else the suite's only rubric. Returns (rubric_id, None) or (None, reason)."""
+        if (suite, item_id) in self.item_rubric:
+            return self.item_rubric[(suite, item_id)], None
+        rubrics = sorted(self.suite_rubrics.get(suite, ()))
+        if len(rubrics) == 1:
+            return rubrics[0], None
+        if not rubrics:
+            return None, f"suite {suite!r} has no rubric"
+        return None, f"suite {suite!r} has several rubrics ({', '.join(rubrics)}); give rubric_id"
 
     @classmethod
     def from_warehouse(cls, con, keys_dir: Path | None = None) -> "Catalog":
@@ -66,12 +80,23 @@ class Catalog:
         ).fetchall():
             cat.responses[rid] = suite
             cat.by_name[(suite, item, system, int(rep))] = rid
+            cat.response_item[rid] = (suite, item)
         for suite, rubric, version, criterion, lo, hi in con.execute(
             "select distinct suite, rubric_id, rubric_version, criterion, min_score, max_score from dim_rubric_levels"
         ).fetchall():
             cat.criteria[(rubric, int(version), criterion)] = (int(lo), int(hi))
             cat.current_version[rubric] = max(cat.current_version.get(rubric, 0), int(version))
-            cat.suite_rubric.setdefault(suite, rubric)
+            cat.suite_rubrics.setdefault(suite, set()).add(rubric)
+        for suite, item, rubric in con.execute(
+            """
+            select r.suite, r.item_id, min(f.rubric_id)
+            from dim_responses as r
+            inner join fct_ratings as f on f.response_id = r.response_id
+            group by r.suite, r.item_id
+            having count(distinct f.rubric_id) = 1
+            """
+        ).fetchall():
+            cat.item_rubric[(suite, item)] = rubric
         cat.keys = read_keys(keys_dir or paths.blind_keys_dir())
         return cat
 
@@ -102,7 +127,8 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
         raise ImportRejected([f"{name}:1:-: the file is empty"])
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         rows, problems = [], []
-        for i, line in enumerate(text.splitlines(), start=1):
+        for i, line in enumerate(text.split("\n"), start=1):  # not splitlines(): U+2028 is legal inside JSON
+            line = line.rstrip("\r")
             if not line.strip():
                 continue
             try:
@@ -142,28 +168,38 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
     return rows
 
 
-def existing_keys(store_dir: Path) -> dict[tuple, str]:
-    """Identity of every rating already in the store -> 'file:row', for duplicate detection."""
+def existing_keys(store_dir: Path, keys: dict | None = None) -> dict[tuple, str]:
+    """Identity of every rating already in the store -> 'file:row', for duplicate detection.
+
+    A blind row is identified by the response its packet letter hides (through ``keys``), so a blind and a direct
+    rating of the same reply by the same rater, criterion and version are duplicates of each other."""
     seen: dict[tuple, str] = {}
     for f in sorted(Path(store_dir).glob("*/*.csv")):
         with open(f, encoding="utf-8-sig", newline="") as fh:
             for i, row in enumerate(csv.DictReader(fh), start=2):
-                seen[_identity(row)] = f"{f}:{i}"
+                seen[_identity(row, keys)] = f"{f}:{i}"
     return seen
 
 
-def _identity(row: dict) -> tuple:
-    target = row.get("response_id") or f"{row.get('packet_id', '')}#{row.get('letter', '')}"
+def _identity(row: dict, keys: dict | None = None) -> tuple:
+    target = row.get("response_id") or ""
+    if not target and keys is not None:
+        target = (keys.get((row.get("packet_id", ""), row.get("letter", ""))) or {}).get("response_id", "")
+    target = target or f"{row.get('packet_id', '')}#{row.get('letter', '')}"
     return (target, row.get("rater_id", ""), row.get("criterion", ""), str(row.get("rubric_version", "")))
 
 
 def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
-             store_dir: Path | None = None) -> list[dict]:
-    """Validate every row of ``path``; return the store rows, or raise ImportRejected listing every problem."""
+             store_dir: Path | None = None, correction: bool = False) -> list[dict]:
+    """Validate every row of ``path``; return the store rows, or raise ImportRejected listing every problem.
+
+    ``correction=True`` accepts ratings that repeat a stored one (same reply, rater, criterion and version): they are
+    appended as corrections, the stored rating stays, and the latest counts for scoring. Repeats within the file
+    are always rejected."""
     name = str(path)
     rows = read_rows(Path(path))
     store_dir = Path(store_dir) if store_dir else paths.ratings_store()
-    stored = existing_keys(store_dir)
+    stored = existing_keys(store_dir, catalog.keys)
     problems: list[str] = []
     out: list[dict] = []
     seen_in_file: dict[tuple, int] = {}
@@ -189,9 +225,11 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
             return (row.get(col) or "").strip()
 
         rec = dict.fromkeys(STORE_COLUMNS, "")
-        rec["rater_id"] = rater or get("rater_id")
+        rec["rater_id"] = (rater or get("rater_id")).strip()
         if not rec["rater_id"]:
             bad("rater_id", "empty rater")
+        elif any(not ch.isprintable() for ch in rec["rater_id"]):
+            bad("rater_id", f"{rec['rater_id']!r} holds a control character")
         kind = rater_kind or get("rater_kind") or "human"
         if kind not in RATER_KINDS:
             bad("rater_kind", f"{kind!r} is not one of {', '.join(RATER_KINDS)}")
@@ -228,9 +266,16 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
             if response_id not in catalog.responses:
                 bad("response_id", f"unknown response {response_id!r}")
                 continue
-            rec.update(suite=catalog.responses[response_id], response_id=response_id,
-                       is_blind=get("is_blind").lower() or "false")
-            rubric_id = rubric_id or catalog.suite_rubric.get(rec["suite"], "")
+            blind_flag = get("is_blind").lower() or "false"
+            if blind_flag not in ("true", "false"):
+                bad("is_blind", f"{get('is_blind')!r} is not true or false")
+                continue
+            rec.update(suite=catalog.responses[response_id], response_id=response_id, is_blind=blind_flag)
+            if not rubric_id:
+                rubric_id, why = catalog.rubric_for(*catalog.response_item[response_id])
+                if rubric_id is None:
+                    bad("rubric_id", why)
+                    continue
         if not rubric_id or rubric_id not in catalog.current_version:
             bad("rubric_id", f"unknown rubric {rubric_id!r}")
             continue
@@ -258,12 +303,13 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
             continue
         rec.update(criterion=criterion, score=str(score), rubric_id=rubric_id, rubric_version=str(version_n),
                    rated_at=rated_at)
-        ident = _identity(rec)
+        ident = _identity(rec, catalog.keys)
         if ident in seen_in_file:
             bad("criterion", f"duplicate rating: same reply, rater, criterion and version as row {seen_in_file[ident]}")
             continue
-        if ident in stored:
-            bad("criterion", f"duplicate rating: already stored at {stored[ident]}")
+        if ident in stored and not correction:
+            bad("criterion", f"duplicate rating: already stored at {stored[ident]} (to correct it, import with "
+                             "--correction)")
             continue
         seen_in_file[ident] = line
         out.append(rec)
@@ -324,9 +370,9 @@ def store_lock(store_dir: Path | None = None):
 
 
 def import_ratings(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
-                   store_dir: Path | None = None) -> tuple[Path, int]:
+                   store_dir: Path | None = None, correction: bool = False) -> tuple[Path, int]:
     """Validate ``path`` and append it to the store, all or nothing. Returns (new store file, rows written).
     Validation (including the duplicate check against the store) and the append run under ``store_lock``."""
     with store_lock(store_dir):
-        rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir)
+        rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir, correction=correction)
         return append(rows, store_dir=store_dir, label=rows[0]["rater_id"]), len(rows)

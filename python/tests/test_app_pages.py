@@ -52,7 +52,7 @@ def test_leaderboard_lesson_columns_and_rank_bands():
 
     at.sidebar.selectbox(key="lb_version").set_value(2).run()
     board = frame(no_errors(at), "model run", "ready of N")
-    assert board["model run"].tolist() == ["Gemma 3 4B (local)"] and board["score 0-10"].iloc[0] == pytest.approx(6.25)
+    assert board["model run"].tolist() == ["Gemma 3 4B (local)"] and board["score 0-10"].iloc[0] == pytest.approx(5.42)
 
     at.sidebar.selectbox(key="lb_version").set_value(1).run()
     at.text_input(key="lb_filter").input("claude").run()
@@ -111,7 +111,8 @@ def test_agreement_page():
     labels = at.selectbox(key="ag_pair").options
     assert any("· sottana v" in label for label in labels) and not any("· larkfield v" in label for label in labels)
     conf = next(d.value for d in at.dataframe if "fail" in list(d.value.index))
-    assert conf.loc["fail", "pass"] == 2 and conf.loc["pass", "fail"] == 3 and conf.loc["fail", "fail"] == 4
+    # both rubric versions: v2 adds the three rescored Gemma replies (S07 and M01 fail/fail; U03 has no text)
+    assert conf.loc["fail", "pass"] == 2 and conf.loc["pass", "fail"] == 3 and conf.loc["fail", "fail"] == 5
     disagree = frame(at, "word_search_outcome")
     assert ("U03", "Mistral 7B (local)", "false_pass") in set(
         zip(disagree["item_id"], disagree["system_id"], disagree["word_search_outcome"]))

@@ -44,3 +44,25 @@ def test_other_seed_other_order_and_existing_key_refused(warehouse, tmp_path):
 
 def test_letters_beyond_z():
     assert blind.letters(28)[-3:] == ["Z", "AA", "AB"]
+
+
+def test_export_id_cannot_name_a_path(warehouse, tmp_path):
+    for bad in ("../../out/leak", "a/b", "", ".hidden"):
+        with pytest.raises(blind.ExportError, match="letters, digits"):
+            blind.export(warehouse, tmp_path / "o", "larkfield", seed=1, export_id=bad, keys_dir=tmp_path / "k")
+    assert not (tmp_path / "k").exists() or not list((tmp_path / "k").iterdir())
+
+
+def test_each_packet_uses_its_items_rubric_in_a_suite_with_several(warehouse, tmp_path):
+    # Sottana has one rubric per task; a grammar-correction item's packet uses the GEC rubric only.
+    item = warehouse.execute("select item_id from dim_items where suite = 'sottana' and item_id like '%gec%' "
+                             "order by item_id limit 1").fetchone()[0]
+    blind.export(warehouse, tmp_path / "o", "sottana", seed=1, export_id="s1", keys_dir=tmp_path / "k", items=[item])
+    packet = json.loads((tmp_path / "o" / "packets" / f"s1-{item}.json").read_text(encoding="utf-8"))
+    rubric = warehouse.execute(
+        "select distinct f.rubric_id from fct_ratings f join dim_responses r on r.response_id = f.response_id "
+        "where r.item_id = ?", [item]).fetchall()
+    assert [(packet["rubric_id"],)] == rubric
+    expected = {r[0] for r in warehouse.execute(
+        "select distinct criterion from dim_rubric_levels where rubric_id = ?", [packet["rubric_id"]]).fetchall()}
+    assert {c["criterion"] for c in packet["criteria"]} == expected

@@ -28,9 +28,9 @@ def test_model_run_table(warehouse):
               "format_zeros, abstention_zeros from fct_larkfield_model_runs "
               "where model_run = 'Gemma 3 4B (local)' and rubric_version = 1")
     assert row == (3, 1, Decimal("4.58"), 2, 2, 0, 0)
-    # Under v2 only the two rescored Gemma replies have a v2 set: U03 8, M01 2 -> 10/16*10 = 6.25.
-    assert one(warehouse, "select score_0_10, n_ready from fct_larkfield_model_runs "
-               "where model_run = 'Gemma 3 4B (local)' and rubric_version = 2") == (Decimal("6.25"), 1)
+    # Under v2 only the three rescored Gemma replies have a v2 set: U03 8, M01 2, S07 3 -> 13/24*10 = 5.4166 -> 5.42.
+    assert one(warehouse, "select score_0_10, n_ready, n_replies_rated from fct_larkfield_model_runs "
+               "where model_run = 'Gemma 3 4B (local)' and rubric_version = 2") == (Decimal("5.42"), 1, 3)
 
 
 def test_incomplete_replies_are_never_ready(warehouse):
@@ -57,7 +57,8 @@ def test_stale_ratings_list_what_v2_changes(warehouse):
                              "from fct_stale_ratings order by item_id, system_id").fetchall()
     assert ("U03", "Gemma 3 4B (local)", 1, 2, "rescored_changed") in rows
     assert ("M01", "Gemma 3 4B (local)", 1, 1, "rescored_same") in rows
-    assert sum(r[4] == "pending" for r in rows) == 13  # 15 v1 format ratings, 2 rescored
+    assert ("S07", "Gemma 3 4B (local)", 1, 2, "rescored_changed") in rows
+    assert sum(r[4] == "pending" for r in rows) == 12  # 15 v1 format ratings, 3 rescored
 
 
 def test_first_filter_languages_and_sentences(warehouse):

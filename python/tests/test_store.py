@@ -147,3 +147,33 @@ def test_append_never_replaces_an_existing_file(env, monkeypatch):
     with pytest.raises(FileExistsError):
         store.append(rows, store_dir=env["store_dir"])
     assert first.read_bytes() == content and a.exists()
+
+
+def test_blind_and_direct_ratings_of_the_same_reply_are_duplicates_and_corrections_are_explicit(env):
+    blind_row = write(env["tmp"] / "b.csv", HEADER + "t1-S07,A,camille,correctness,2,first\n")
+    store.import_ratings(blind_row, env["catalog"], store_dir=env["store_dir"])
+    response_a = env["catalog"].keys[("t1-S07", "A")]["response_id"]
+    direct = write(env["tmp"] / "d.csv", "response_id,rater_id,criterion,score,rubric_version\n"
+                   f"{response_a},camille,correctness,1,2\n")
+    assert "duplicate rating: already stored at" in rejected(direct, env)[0]
+    fix = write(env["tmp"] / "fix.csv", HEADER + "t1-S07,A,camille,correctness,1,second look\n")
+    assert "--correction" in rejected(fix, env)[0]
+    target, n = store.import_ratings(fix, env["catalog"], store_dir=env["store_dir"], correction=True)
+    assert n == 1 and len(list((env["store_dir"] / "larkfield").glob("*.csv"))) == 2  # appended, nothing edited
+
+
+def test_jsonl_line_separator_inside_a_string_is_legal(env):
+    f = env["tmp"] / "u2028.jsonl"
+    f.write_text('{"packet_id": "t1-S07", "letter": "B", "rater_id": "c", "criterion": "correctness", '
+                 '"score": 2, "reason": "line\u2028sep"}\n', encoding="utf-8")
+    _, n = store.import_ratings(f, env["catalog"], store_dir=env["store_dir"])
+    assert n == 1
+
+
+def test_rater_is_trimmed_and_blind_flag_checked(env):
+    f = write(env["tmp"] / "r.csv", HEADER + "t1-S07,C,camille,correctness,2,\n")
+    target, _ = store.import_ratings(f, env["catalog"], store_dir=env["store_dir"], rater="  grace  ")
+    assert next(csv.DictReader(open(target, encoding="utf-8")))["rater_id"] == "grace"
+    bad = write(env["tmp"] / "bad.csv", "suite,item_id,system_id,rater_id,criterion,score,is_blind\n"
+                "larkfield,S07,Gemma 3 4B (local),grace,completeness,1,maybe\n")
+    assert rejected(bad, env) == [f"{bad}:2:is_blind: 'maybe' is not true or false"]
