@@ -24,3 +24,31 @@ nullif(concat_ws(', '
 {%- for d in grade_dimensions() %}, case when {{ s }}.{{ d }} is null then '{{ d }}' end{% endfor -%}
 ), '')
 {%- endmacro %}
+
+{#- grade_level_scores(group_cols): GRADE scores at a level above the task, per group_cols x model. Each dimension
+    is the arithmetic mean of the task-level scores (NULL task scores left out); composite is the project-weighted
+    sum of these dimension scores; mean_task_composite is the mean of the task composites (equal to composite when
+    no dimension is NULL). Used by the track, pack and overall marts. -#}
+{% macro grade_level_scores(group_cols) -%}
+with levels as (
+    select
+        {%- for c in group_cols %}
+        {{ c }},
+        {%- endfor %}
+        model,
+        count(*)                                                   as n_tasks,
+        {%- for d in grade_dimensions() %}
+        {{ grade_score('avg(' ~ d ~ ')') }}                        as {{ d }},
+        {%- endfor %}
+        {{ grade_score('avg(composite)') }}                        as mean_task_composite
+    from {{ ref('fct_grade__task_scores') }}
+    group by {{ (group_cols + ['model']) | join(', ') }}
+)
+
+select
+    s.*,
+    {{ grade_composite('w', 's') }}                                as composite,
+    {{ grade_missing_dimensions('s') }}                            as missing_dimensions
+from levels as s
+cross join {{ ref('int_grade__project_weights') }} as w
+{%- endmacro %}

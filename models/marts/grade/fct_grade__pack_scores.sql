@@ -1,23 +1,4 @@
 {{ config(materialized='table') }}
--- GRADE pack-level scores per pack x model: each dimension = arithmetic mean of the task-level scores (NULL task
--- scores left out); composite = the project-weighted sum of these dimension scores; mean_task_composite = the mean
--- of the task composites (equal to composite when no dimension is NULL).
-with levels as (
-    select
-        pack_id,
-        model,
-        count(*)                                                   as n_tasks,
-        {%- for d in grade_dimensions() %}
-        {{ grade_score('avg(' ~ d ~ ')') }}                        as {{ d }},
-        {%- endfor %}
-        {{ grade_score('avg(composite)') }}                        as mean_task_composite
-    from {{ ref('fct_grade__task_scores') }}
-    group by pack_id, model
-)
-
-select
-    s.*,
-    {{ grade_composite('w', 's') }}                                as composite,
-    {{ grade_missing_dimensions('s') }}                            as missing_dimensions
-from levels as s
-cross join {{ ref('int_grade__project_weights') }} as w
+-- GRADE pack-level scores per pack x model: see the grade_level_scores macro (mean of the task scores per dimension,
+-- project-weighted composite).
+{{ grade_level_scores(['pack_id']) }}
