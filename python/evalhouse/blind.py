@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import random
 import re
 import string
-import tempfile
 from pathlib import Path
 
 from evalhouse import paths
+from evalhouse.files import write_new
 from evalhouse.store import KEY_COLUMNS
 
 
@@ -132,15 +131,7 @@ def _packet_markdown(p: dict) -> str:
 
 
 def _write_new(path: Path, content: str) -> None:
-    """Write a file that must not exist yet (temp file + hard link: never replaces an existing file)."""
-    fd, tmp = tempfile.mkstemp(prefix=".incoming-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(content)
-        os.chmod(tmp, 0o644)
-        os.link(tmp, path)
-    finally:
-        os.unlink(tmp)
+    write_new(path, content.encode("utf-8"))
 
 
 def export(con, out_dir: Path, suite: str, seed: int, export_id: str, keys_dir: Path | None = None,

@@ -22,12 +22,12 @@ import io
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from evalhouse import paths
+from evalhouse.files import write_new
 
 STORE_COLUMNS = [
     "suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
@@ -340,16 +340,7 @@ def append(rows: list[dict], store_dir: Path | None = None, label: str = "") -> 
     digest = hashlib.sha256(content).hexdigest()[:10]
     safe_label = _SAFE.sub("-", label or rows[0]["rater_id"])[:40]
     target = target_dir / f"{stamp}_{safe_label}_{digest}.csv"
-    fd, tmp = tempfile.mkstemp(prefix=".incoming-", dir=target_dir)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.link(tmp, target)  # fails with FileExistsError instead of replacing an existing file
-    finally:
-        os.unlink(tmp)
+    write_new(target, content)  # FileExistsError instead of replacing an existing file
     return target
 
 

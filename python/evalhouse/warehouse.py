@@ -7,12 +7,11 @@ Both files have the same name, so views that name their catalog keep resolving.
 """
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import duckdb
+
+from evalhouse.files import copy_replace
 
 
 class WarehouseMissing(FileNotFoundError):
@@ -29,15 +28,7 @@ def publish(build_file: Path, published_file: Path) -> Path:
         raise FileNotFoundError(f"{build_file}: no built warehouse; run `make build` (dbt build) first")
     with duckdb.connect(str(build_file)) as con:
         con.execute("checkpoint")
-    published_file.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".publish-", dir=published_file.parent)
-    os.close(fd)
-    try:
-        shutil.copyfile(build_file, tmp)
-        os.replace(tmp, published_file)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    copy_replace(build_file, published_file)
     return published_file
 
 

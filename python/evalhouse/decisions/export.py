@@ -12,12 +12,11 @@ rewritten, even by a concurrent export. Case files are refreshed with temp file 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from evalhouse.decisions.casepack import GROUPS, PUBLIC_GROUPS, _dump
+from evalhouse.files import copy_replace, write_replace
 
 _FORBIDDEN_PARTS = ("golden", "evaluation")
 
@@ -47,26 +46,6 @@ def _is_forbidden(rel: Path) -> bool:
     return any(any(bad in part.lower() for bad in _FORBIDDEN_PARTS) for part in rel.parts)
 
 
-def _copy_atomic(src: Path, dst: Path) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".export-", dir=dst.parent)
-    os.close(fd)
-    try:
-        shutil.copyfile(src, tmp)
-        os.replace(tmp, dst)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def _write_atomic(dst: Path, data: bytes) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".export-", dir=dst.parent)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, dst)
-
-
 def export_benchmark(pack_dir: Path, out_dir: Path, groups: tuple[str, ...] = GROUPS) -> ExportReport:
     pack_dir, out_dir = Path(pack_dir), Path(out_dir)
     if not (pack_dir / "protocol.json").is_file() or not (pack_dir / "cases").is_dir():
@@ -80,9 +59,9 @@ def export_benchmark(pack_dir: Path, out_dir: Path, groups: tuple[str, ...] = GR
         rel = src.relative_to(pack_dir)
         if _is_forbidden(rel):
             continue
-        _copy_atomic(src, out_dir / rel)
+        copy_replace(src, out_dir / rel)
         report.copied.append(str(rel))
-    _write_atomic(out_dir / "README.md", README.encode("utf-8"))
+    write_replace(out_dir / "README.md", README.encode("utf-8"))
     for group in groups:
         target = out_dir / f"{group}_results.json"
         template = {"group": group, "status": "not_run",
