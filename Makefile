@@ -20,6 +20,7 @@ setup: $(BIN)/.installed
 
 dbt-build: setup
 	mkdir -p warehouse/build
+	$(BIN)/evalhouse suite land
 	$(BIN)/dbt build --no-use-colors
 	$(BIN)/evalhouse publish
 

@@ -37,3 +37,14 @@ array_join(transform(array_sort(collect_list(struct({{ order_expr }}, {{ expr }}
 {% macro duckdb__string_agg_ordered(expr, order_expr, sep) -%}
 string_agg({{ expr }}, '{{ sep }}' order by {{ order_expr }})
 {%- endmacro %}
+
+{#- json_text(col, key): the text value of a top-level key of a JSON object held in a text column (NULL if absent). -#}
+{% macro json_text(col, key) -%}
+  {{ return(adapter.dispatch('json_text', 'evalhouse')(col, key)) }}
+{%- endmacro %}
+{% macro default__json_text(col, key) -%}
+get_json_object({{ col }}, '$.{{ key }}')
+{%- endmacro %}
+{% macro duckdb__json_text(col, key) -%}
+json_extract_string({{ col }}, '$.{{ key }}')
+{%- endmacro %}

@@ -1,16 +1,17 @@
 {#-
-  union_suites(model_suffix, columns, suites_var='rubric_suites')
-  Unions stg_<suite>__<model_suffix> for every suite listed in var(suites_var), selecting the
-  shared data model's columns in a fixed order, so intermediate models never copy per-suite logic.
-  Adding a suite = listing it in dbt_project.yml and providing its staging models.
+  union_suites(model_suffix, columns, optional_columns={})
+  The shared data model's table `model_suffix` across every suite: the suites declared as folders
+  (stg_suites__<model_suffix>, all of them in one model) and the suites still mapped by hand-written staging models
+  (stg_<suite>__<model_suffix> for each suite in var('rubric_suites')). `columns` are selected in order from both;
+  `optional_columns` (name -> SQL type) come from the declared suites and are NULL for the hand-mapped ones.
 -#}
-{% macro union_suites(model_suffix, columns, suites_var='rubric_suites') -%}
-  {%- set suites = var(suites_var) -%}
-  {%- for suite in suites %}
-select {{ columns | join(', ') }}
-from {{ ref('stg_' ~ suite ~ '__' ~ model_suffix) }}
-    {%- if not loop.last %}
+{% macro union_suites(model_suffix, columns, optional_columns={}) -%}
+select {{ (columns + (optional_columns.keys() | list)) | join(', ') }}
+from {{ ref('stg_suites__' ~ model_suffix) }}
+  {%- for suite in var('rubric_suites', []) %}
 union all
-    {%- endif %}
+select {{ columns | join(', ') }}
+    {%- for name, type in optional_columns.items() %}, cast(null as {{ type }}) as {{ name }}{% endfor %}
+from {{ ref('stg_' ~ suite ~ '__' ~ model_suffix) }}
   {%- endfor %}
 {%- endmacro %}

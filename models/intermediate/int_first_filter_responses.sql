@@ -1,6 +1,10 @@
--- The responses the first filter's text checks read: every response of the suites in var('first_filter_suites')
+-- The responses the first filter's text checks read: every response of the suites whose suite.yml says
+-- first_filter: true, and of the hand-mapped suites in var('first_filter_suites')
 -- (reply suites with text, answer keys and phrases). The grounding suites (numeric answers to TAT-QA / GSM8K) are
 -- left out: a language or sentence count says nothing about them, and they are scored by the GRADE fact checks.
 select *
 from {{ ref('int_responses') }}
-where suite in ({% for s in var('first_filter_suites') %}'{{ s }}'{% if not loop.last %}, {% endif %}{% endfor %})
+where suite in (select suite from {{ ref('stg_suites__suites') }} where first_filter)
+{%- for s in var('first_filter_suites', []) %}
+   or suite = '{{ s }}'
+{%- endfor %}

@@ -4,12 +4,15 @@
 with suite_ratings as (
     {{ union_suites('ratings', ['suite', 'source_file', 'source_row', 'response_id', 'rater_id', 'rater_kind',
                                 'criterion', 'score_text', 'reason', 'rubric_id', 'rubric_version', 'is_blind',
-                                'rated_at']) }}
+                                'rated_at'],
+                  {'reported_total': 'integer', 'reported_ready': 'boolean', 'judge_model': 'varchar'}) }}
 ),
 
 store_ratings as (
     select suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text, reason,
-           rubric_id, rubric_version, is_blind, rated_at
+           rubric_id, rubric_version, is_blind, rated_at,
+           cast(null as integer) as reported_total, cast(null as boolean) as reported_ready,
+           cast(null as varchar) as judge_model
     from {{ ref('stg_ratings_store__ratings') }}
 ),
 
@@ -70,6 +73,9 @@ select
     rubric_version,
     is_blind,
     rated_at,
+    reported_total,
+    reported_ready,
+    judge_model,
     source_file,
     source_row
 from checked

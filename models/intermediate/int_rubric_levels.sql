@@ -1,2 +1,3 @@
--- The shared data model's rubric_levels for every suite in var('rubric_suites').
-{{ union_suites('rubric_levels', ['suite', 'rubric_id', 'rubric_version', 'criterion', 'criterion_order', 'min_score', 'max_score', 'level', 'anchor']) }}
+-- The shared data model's rubric_levels for every suite, with each criterion's direction (higher or lower is better).
+{{ union_suites('rubric_levels', ['suite', 'rubric_id', 'rubric_version', 'criterion', 'criterion_order', 'min_score', 'max_score', 'level', 'anchor'],
+                {'direction': 'varchar', 'example': 'varchar', 'criterion_description': 'varchar'}) }}

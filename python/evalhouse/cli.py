@@ -21,6 +21,10 @@ def _register_all() -> None:
     from evalhouse import cli_app
 
     cli_app.register(app)
+    from evalhouse import cli_suites
+
+    cli_suites.register(app)
+    cli_suites.register_diff(app)
 
 
 @app.callback()

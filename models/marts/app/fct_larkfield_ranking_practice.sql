@@ -2,8 +2,13 @@
 -- A-D, with the reply as printed (NULL when the lesson does not print it), the hidden model run and the course team's
 -- rubric scores under rubric version 1 (the scores the lesson reveals). Read by the app's ranking practice page.
 with replies as (
-    select response_id, item_id, system_id, response_text, lesson_panel_letter
-    from {{ ref('stg_larkfield__responses') }}
+    select *
+    from (
+        select response_id, item_id, system_id, response_text,
+               {{ json_text('metadata', 'panel_letter') }} as lesson_panel_letter
+        from {{ ref('int_responses') }}
+        where suite = 'larkfield'
+    ) as r
     where lesson_panel_letter in ('A', 'B', 'C', 'D')
 ),
 

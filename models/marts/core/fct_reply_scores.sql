@@ -1,5 +1,6 @@
 -- One row per response x rater x rubric version: total, status and ready, recomputed from the criterion scores.
--- A rater's or judge's own total / ready fields are never used here (they stay in the seeds for audit).
+-- A rater's or judge's own total / ready fields are never used here (they stay in int_ratings for audit).
+-- ready follows the rubric's ready_gate rule (int_rubric_rules); NULL when the rubric has none.
 with scores as (
     select * from {{ ref('int_effective_scores') }}
 ),
@@ -8,28 +9,34 @@ responses as (
     select * from {{ ref('int_responses') }}
 ),
 
+ready_gates as (
+    select rubric_id, criterion from {{ ref('int_rubric_rules') }} where rule = 'ready_gate'
+),
+
 per_set as (
     select
-        suite,
-        response_id,
-        rater_id,
-        rater_kind,
-        rubric_id,
-        rubric_version,
+        scores.suite,
+        scores.response_id,
+        scores.rater_id,
+        scores.rater_kind,
+        scores.rubric_id,
+        scores.rubric_version,
         cast(count(*) as integer)                                                          as n_criteria,
-        cast(sum(case when score_status = 'scored' then 1 else 0 end) as integer)          as n_criteria_scored,
-        cast(sum(case when score_status = 'missing' then 1 else 0 end) as integer)         as n_criteria_missing,
-        cast(sum(case when score_status not in ('scored', 'missing') then 1 else 0 end) as integer) as n_invalid_scores,
-        cast(sum(case when carried_forward then 1 else 0 end) as integer)                  as n_carried_forward,
-        cast(sum(case when is_stale then 1 else 0 end) as integer)                         as n_stale_scores,
-        cast(sum(score) as integer)                                                        as scored_points,
-        cast(sum(max_score) as integer)                                                    as max_total,
-        cast(sum(case when score_status = 'scored' and score = min_score then 1 else 0 end) as integer) as n_at_minimum,
-        cast(sum(case when {{ criterion_in_rubric_var('ready_gate_criteria', 'rubric_id', 'criterion') }}
-                       and not (score_status = 'scored' and score = max_score) then 1 else 0 end) as integer)
+        cast(sum(case when scores.score_status = 'scored' then 1 else 0 end) as integer)          as n_criteria_scored,
+        cast(sum(case when scores.score_status = 'missing' then 1 else 0 end) as integer)         as n_criteria_missing,
+        cast(sum(case when scores.score_status not in ('scored', 'missing') then 1 else 0 end) as integer) as n_invalid_scores,
+        cast(sum(case when scores.carried_forward then 1 else 0 end) as integer)                  as n_carried_forward,
+        cast(sum(case when scores.is_stale then 1 else 0 end) as integer)                         as n_stale_scores,
+        cast(sum(scores.score) as integer)                                                        as scored_points,
+        cast(sum(scores.max_score) as integer)                                                    as max_total,
+        cast(sum(case when scores.score_status = 'scored' and scores.score = scores.min_score then 1 else 0 end) as integer) as n_at_minimum,
+        cast(sum(case when ready_gates.criterion is not null
+                       and not (score_status = 'scored' and scores.score = scores.max_score) then 1 else 0 end) as integer)
                                                                                            as n_gates_not_at_maximum
     from scores
-    group by suite, response_id, rater_id, rater_kind, rubric_id, rubric_version
+    left join ready_gates
+        on ready_gates.rubric_id = scores.rubric_id and ready_gates.criterion = scores.criterion
+    group by scores.suite, scores.response_id, scores.rater_id, scores.rater_kind, scores.rubric_id, scores.rubric_version
 ),
 
 status as (
@@ -57,7 +64,7 @@ select
     case when status.score_status = 'complete' then status.scored_points end as total,
     status.max_total,
     case
-        when not ({{ rubric_in_var('ready_gate_criteria', 'status.rubric_id') }}) then null
+        when status.rubric_id not in (select rubric_id from ready_gates) then null
         when status.score_status <> 'complete' then false
         else status.n_gates_not_at_maximum = 0 and status.n_at_minimum = 0
     end as ready,

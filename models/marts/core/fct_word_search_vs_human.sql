@@ -1,6 +1,6 @@
 -- The word search beside a person: one row per response x human rater x rubric version where both a search
 -- verdict and a person's content verdict exist. The person's content verdict is pass when every criterion in
--- var('content_verdict_criteria') for the rubric is at its maximum, fail when any scored one is below it
+-- criterion of the rubric's content_verdict rule (int_rubric_rules) is at its maximum, fail when any scored one is below it
 -- (seed 000: "a person reads it: correct and complete"), NULL when none of them is scored.
 with first_filter as (
     select * from {{ ref('int_first_filter') }}
@@ -12,9 +12,12 @@ content as (
         cast(sum(case when score_status = 'scored' then 1 else 0 end) as integer)                          as n_content_scored,
         cast(sum(case when score_status = 'scored' and score < max_score then 1 else 0 end) as integer)    as n_content_below_max,
         cast(count(*) as integer)                                                                          as n_content_criteria
-    from {{ ref('fct_criterion_scores') }}
+    from {{ ref('fct_criterion_scores') }} as scores
     where rater_kind = 'human'
-      and {{ criterion_in_rubric_var('content_verdict_criteria', 'rubric_id', 'criterion') }}
+      and exists (
+          select 1 from {{ ref('int_rubric_rules') }} as rules
+          where rules.rule = 'content_verdict' and rules.rubric_id = scores.rubric_id and rules.criterion = scores.criterion
+      )
     group by suite, response_id, rater_id, rater_kind, rubric_id, rubric_version
 ),
 

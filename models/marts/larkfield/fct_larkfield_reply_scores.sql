@@ -18,11 +18,11 @@ criteria as (
 ),
 
 lesson as (
-    select
-        {{ larkfield_response_id('ticket_id', 'model_run') }} as response_id,
-        try_cast(total as integer)                            as lesson_total,
-        try_cast(ready as boolean)                            as lesson_ready
-    from {{ ref('larkfield_reference_scores') }}
+    -- The reference rater's own total / ready as written in the suite's ratings file (audit only).
+    select response_id, max(reported_total) as lesson_total, bool_and(reported_ready) as lesson_ready
+    from {{ ref('int_ratings') }}
+    where suite = 'larkfield' and rater_id = 'course_team' and rubric_version = 1
+    group by response_id
 )
 
 select

@@ -1,0 +1,67 @@
+{#-
+  read_source(source_name, table_name)
+  The one reader of raw files: a dbt source whose YAML `meta` gives `path` (relative to the project; may hold a glob,
+  and `{landing}` for var('landing_dir'), where `evalhouse suite land` writes the checked suites) and `format`
+  (parquet, csv, jsonl or json; default from the path's extension). CSV options: `all_varchar` (every column as
+  text), `filename` (add the file name as column `filename`), `union_by_name`, `delim`, `columns` (name -> type).
+  The source() call records the lineage; the engine's way to read the file is chosen by adapter.dispatch.
+-#}
+{% macro read_source(source_name, table_name) -%}
+  {%- set relation = source(source_name, table_name) -%}
+  {%- set meta = source_meta(source_name, table_name) -%}
+  {%- set path = (meta.get('path') or '') | replace('{landing}', var('landing_dir')) -%}
+  {%- set fmt = meta.get('format') or path.split('.')[-1] -%}
+  {{ return(adapter.dispatch('read_source', 'evalhouse')(path, fmt, meta)) }}
+{%- endmacro %}
+
+{% macro default__read_source(path, fmt, meta) -%}
+  {{ exceptions.raise_compiler_error("read_source is not implemented for adapter " ~ adapter.type()) }}
+{%- endmacro %}
+
+{% macro duckdb__read_source(path, fmt, meta) -%}
+  {%- if fmt == 'parquet' -%}
+read_parquet('{{ path }}'{% if meta.get('filename') %}, filename = true{% endif %}{% if meta.get('union_by_name') %}, union_by_name = true{% endif %})
+  {%- elif fmt == 'csv' -%}
+read_csv('{{ path }}', header = true
+    {%- if meta.get('all_varchar') %}, all_varchar = true{% endif %}
+    {%- if meta.get('columns') %}, columns = { {%- for name, type in meta.get('columns').items() %}'{{ name }}': '{{ type }}'{% if not loop.last %}, {% endif %}{% endfor -%} }{% endif %}
+    {%- if meta.get('delim') %}, delim = '{{ meta.get('delim') }}'{% endif %}
+    {%- if meta.get('filename') %}, filename = true{% endif %}
+    {%- if meta.get('union_by_name') %}, union_by_name = true{% endif %})
+  {%- elif fmt in ('jsonl', 'json') -%}
+read_json('{{ path }}', format = '{{ 'newline_delimited' if fmt == 'jsonl' else 'auto' }}'
+    {%- if meta.get('columns') %}, columns = { {%- for name, type in meta.get('columns').items() %}'{{ name }}': '{{ type }}'{% if not loop.last %}, {% endif %}{% endfor -%} }{% endif %}
+    {%- if meta.get('filename') %}, filename = true{% endif %})
+  {%- else -%}
+  {{ exceptions.raise_compiler_error("read_source: unknown format '" ~ fmt ~ "' for " ~ path) }}
+  {%- endif -%}
+{%- endmacro %}
+
+{% macro spark__read_source(path, fmt, meta) -%}
+  {%- if fmt == 'parquet' -%}
+parquet.`{{ path }}`
+  {%- elif fmt == 'csv' -%}
+csv.`{{ path }}`
+  {%- elif fmt in ('jsonl', 'json') -%}
+json.`{{ path }}`
+  {%- else -%}
+  {{ exceptions.raise_compiler_error("read_source: unknown format '" ~ fmt ~ "' for " ~ path) }}
+  {%- endif -%}
+{%- endmacro %}
+
+{#- source_meta(source_name, table_name): the `meta` of a declared source table (a placeholder while parsing). -#}
+{% macro source_meta(source_name, table_name) -%}
+  {%- if not execute -%}
+    {{ return({'path': '__parse_time__', 'format': 'parquet'}) }}
+  {%- endif -%}
+  {%- for node in graph.sources.values() -%}
+    {%- if node.source_name == source_name and node.name == table_name -%}
+      {%- set meta = node.meta or node.config.meta or {} -%}
+      {%- if not meta.get('path') -%}
+        {{ exceptions.raise_compiler_error("source " ~ source_name ~ "." ~ table_name ~ " has no meta.path") }}
+      {%- endif -%}
+      {{ return(meta) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ exceptions.raise_compiler_error("unknown source " ~ source_name ~ "." ~ table_name) }}
+{%- endmacro %}

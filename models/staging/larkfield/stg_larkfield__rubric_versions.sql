@@ -1,9 +1,0 @@
--- Rubric versions with their effective date and what changed.
-select
-    'larkfield'                              as suite,
-    cast(rubric_id as varchar)               as rubric_id,
-    cast(rubric_version as integer)          as rubric_version,
-    cast(effective_from as date)             as effective_from,
-    cast(changed_criteria as varchar)        as changed_criteria,
-    cast(change_note as varchar)             as change_note
-from {{ ref('larkfield_rubric_versions') }}

@@ -1,0 +1,31 @@
+-- Table ratings of every suite declared as a folder (one score of one criterion by one rater), cast to the contract's types
+-- (python/evalhouse/suites/contract.py; values were checked by `evalhouse suite land`).
+select
+    cast(suite as varchar) as suite,
+    cast(source_file as varchar) as source_file,
+    cast(source_row as integer) as source_row,
+    cast(response_id as varchar) as response_id,
+    cast(item_id as varchar) as item_id,
+    cast(system_id as varchar) as system_id,
+    cast(repetition as integer) as repetition,
+    cast(rater_id as varchar) as rater_id,
+    cast(rater_kind as varchar) as rater_kind,
+    cast(criterion as varchar) as criterion,
+    cast(score as varchar) as score_text,
+    cast(reason as varchar) as reason,
+    cast(rubric_id as varchar) as rubric_id,
+    cast(rubric_version as integer) as rubric_version,
+    cast(is_blind as boolean) as is_blind,
+    cast(rated_at as timestamp) as rated_at,
+    cast(judge_model as varchar) as judge_model,
+    cast(reported_total as integer) as reported_total,
+    cast(reported_ready as boolean) as reported_ready,
+    cast(metadata as varchar) as metadata,
+    cast(source_tool as varchar) as source_tool,
+    cast(source_tool_version as varchar) as source_tool_version,
+    cast(source_log as varchar) as source_log,
+    cast(source_sha256 as varchar) as source_sha256,
+    cast(eval_id as varchar) as eval_id,
+    cast(task_name as varchar) as task_name,
+    cast(imported_at as timestamp) as imported_at
+from {{ read_source('suites', 'ratings') }}

@@ -1,0 +1,87 @@
+"""Suite commands: `evalhouse suite init | check | land`."""
+from __future__ import annotations
+
+from collections import Counter
+
+import typer
+
+MAX_SHOWN = 50
+
+
+def report(problems, echo=lambda s: typer.echo(s, err=True)) -> None:
+    """Print problems as file:row:column: message; after the first 50, a summary with counts per kind."""
+    for p in problems[:MAX_SHOWN]:
+        echo(f"error: {p}")
+    if len(problems) > MAX_SHOWN:
+        rest = Counter(p.message.split(" (")[0] if ":" not in p.message else p.column or "-" for p in problems[MAX_SHOWN:])
+        echo(f"... and {len(problems) - MAX_SHOWN} more problems:")
+        for what, n in rest.most_common():
+            echo(f"  {n} x {what}")
+
+
+def register(app: typer.Typer) -> None:
+    suite_app = typer.Typer(no_args_is_help=True, help="Suites declared as folders under suites/ (see suites/README.md).")
+    app.add_typer(suite_app, name="suite")
+
+    @suite_app.command("init")
+    def init(name: str = typer.Argument(..., help="Folder name: lower-case letters, digits, underscores"),
+             title: str = typer.Option(None, help="Title (default: the name)")) -> None:
+        """Create suites/NAME with a suite.yml to fill in and a README of the data files' columns."""
+        from evalhouse.suites.land import suites_root
+        from evalhouse.suites.scaffold import init_suite
+
+        try:
+            folder = init_suite(suites_root(), name, title)
+        except (ValueError, FileExistsError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"created {folder}: fill in suite.yml, add items / responses / ratings files, then "
+                   f"`evalhouse suite check {name}`")
+
+    @suite_app.command("check")
+    def check(names: list[str] = typer.Argument(None, help="Suites to check (default: all)")) -> None:
+        """Validate suite folders (suite.yml, types, keys, references, rubric); exit 1 on any problem."""
+        from evalhouse.suites.land import check_all
+
+        suites, problems = check_all(names=names or None)
+        if problems:
+            report(problems)
+            raise typer.Exit(1)
+        typer.echo(f"{len(suites)} suite(s) OK: {', '.join(s.name for s in suites)}")
+
+    @suite_app.command("land")
+    def land_cmd() -> None:
+        """Check every suite, then write the landing Parquet files dbt reads (nothing is written on a problem)."""
+        from evalhouse.suites.land import check_all, land, landing_dir
+
+        suites, problems = check_all()
+        if problems:
+            report(problems)
+            typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
+                       "unchanged)", err=True)
+            raise typer.Exit(1)
+        counts = land(suites)
+        typer.echo(f"landed {len(suites)} suite(s) in {landing_dir()}: "
+                   + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+def register_diff(app: typer.Typer) -> None:
+    @app.command("warehouse-diff")
+    def warehouse_diff(old: str = typer.Argument(..., help="Warehouse file before (DuckDB)"),
+                       new: str = typer.Argument(..., help="Warehouse file after (DuckDB)"),
+                       tol: float = typer.Option(1e-12, help="Float tolerance (absolute, or relative to the larger)")) -> None:
+        """Compare every fct_/dim_ table of two warehouse files row by row; exit 1 when any differs."""
+        from evalhouse.warehouse_diff import diff_warehouses
+
+        diffs = diff_warehouses(old, new, tol=tol)
+        for d in diffs:
+            extra = ""
+            if d.only_old_columns or d.only_new_columns:
+                extra = f" (columns removed: {d.only_old_columns or '-'}, added: {d.only_new_columns or '-'})"
+            typer.echo(f"{'same' if d.identical else 'DIFF'}  {d.table}: {d.rows_old} -> {d.rows_new} rows{extra}")
+            for msg in d.differences:
+                typer.echo(f"      {msg}")
+        n_bad = sum(not d.identical for d in diffs)
+        typer.echo(f"{len(diffs) - n_bad} of {len(diffs)} marts identical")
+        if n_bad:
+            raise typer.Exit(1)

@@ -1,0 +1,604 @@
+"""``evalhouse suite check``: read a suite folder and report every problem as ``file:row:column: message``.
+
+Reading: ``suite.yml`` is validated against the contract's JSON schema (jsonschema; the row is the YAML line) and
+for rubric consistency; each data file (CSV, JSONL, Parquet, or a folder of them) is read as text, so a stray
+"2.5" in an integer column is reported, never coerced. Column expectations (required, type, allowed values, unique
+key) are generated from the contract and run with Great Expectations on pandas; references between files (a
+response's item, a rating's response and criterion, a score within its criterion's scale) are checked in pandas.
+
+Rows are numbered as in the file: for CSV the physical line (the header is line 1), for JSONL the line, for
+Parquet the 1-based row. A problem that concerns a whole file or column has row 0 or 1.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from evalhouse.suites.contract import (DIRECTIONS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES, TYPE_PATTERNS)
+
+__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files"]
+
+_TRUE = {"true", "1"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in a suite: where (file, row, column) and what."""
+    file: str
+    row: int
+    column: str
+    message: str
+    kind: str = "invalid"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.row}:{self.column or '-'}: {self.message}"
+
+
+@dataclass
+class SuiteData:
+    """A suite read from its folder: the parsed suite.yml and one text DataFrame per present table.
+
+    Each frame holds the contract columns present in the files (text, '' read as missing) plus ``_file`` and
+    ``_row`` (where the row came from). ``rubrics`` maps rubric_id -> {version: {criterion: definition}}.
+    """
+    name: str
+    folder: Path
+    spec: dict = field(default_factory=dict)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    rubrics: dict[str, dict[int, dict[str, dict]]] = field(default_factory=dict)
+
+
+def suite_folders(root: Path) -> list[Path]:
+    """Every folder under ``root`` that holds a suite.yml, sorted by name."""
+    root = Path(root)
+    return sorted(p.parent for p in root.glob("*/suite.yml")) if root.is_dir() else []
+
+
+def _rel(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+# ---------------------------------------------------------------- suite.yml
+
+def _yaml_lines(node, path=(), out=None) -> dict[tuple, int]:
+    """Map each JSON path (tuple of keys / indexes) of a composed YAML node to its 1-based line."""
+    out = {} if out is None else out
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            out[path + (key.value,)] = key.start_mark.line + 1
+            _yaml_lines(value, path + (key.value,), out)
+            out[path + (key.value,)] = key.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            _yaml_lines(value, path + (i,), out)
+    return out
+
+
+def _line(lines: dict[tuple, int], path) -> int:
+    path = tuple(path)
+    while path and path not in lines:
+        path = path[:-1]
+    return lines.get(path, 1)
+
+
+def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
+    f = folder / "suite.yml"
+    name = _rel(f)
+    try:
+        text = f.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(name, 0, "", f"cannot read suite.yml ({exc})"))
+        return {}, {}
+    try:
+        node = yaml.compose(text)
+        spec = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problems.append(Problem(name, (mark.line + 1) if mark else 0, "", f"not valid YAML ({getattr(exc, 'problem', exc)})"))
+        return {}, {}
+    if not isinstance(spec, dict):
+        problems.append(Problem(name, 1, "", "suite.yml must be a mapping (title, rubrics, ...)"))
+        return {}, {}
+    lines = _yaml_lines(node) if node is not None else {}
+    # Dates written unquoted load as datetime.date: compare them as text.
+    spec = json.loads(json.dumps(spec, default=str))
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(SUITE_SCHEMA)
+    for err in sorted(validator.iter_errors(spec), key=lambda e: list(map(str, e.absolute_path))):
+        where = ".".join(str(p) for p in err.absolute_path) or "(top)"
+        msg = err.message
+        if err.validator == "required":
+            missing = err.message.split("'")[1] if "'" in err.message else err.message
+            msg = f"missing required field '{missing}'"
+            if missing == "direction":
+                msg += " (higher or lower: which end of the scale is better)"
+        elif err.validator == "enum" and err.absolute_path and err.absolute_path[-1] == "direction":
+            msg = f"direction must be one of {', '.join(DIRECTIONS)}, not {err.instance!r}"
+        elif err.validator == "additionalProperties":
+            msg = f"unknown field: {err.message}"
+        problems.append(Problem(name, _line(lines, err.absolute_path), where, msg))
+    if spec.get("suite") not in (None, folder.name):
+        problems.append(Problem(name, _line(lines, ("suite",)), "suite",
+                                f"suite is {spec.get('suite')!r} but the folder is {folder.name!r}"))
+    return spec, lines
+
+
+def _expand_rubrics(spec: dict, lines: dict, name: str, problems: list[Problem]) -> dict:
+    """rubric_id -> {version: {criterion: definition}}: a version carries the previous one's criteria over and
+    replaces those it lists. Checks levels against the scale, unique names, orders and versions, rule criteria."""
+    out: dict[str, dict[int, dict[str, dict]]] = {}
+    seen_rubrics: set[str] = set()
+    for ri, rubric in enumerate(spec.get("rubrics") or []):
+        if not isinstance(rubric, dict) or "rubric_id" not in rubric:
+            continue
+        rid = rubric["rubric_id"]
+        base = ("rubrics", ri)
+        if rid in seen_rubrics:
+            problems.append(Problem(name, _line(lines, base + ("rubric_id",)), "rubric_id", f"rubric {rid!r} twice"))
+            continue
+        seen_rubrics.add(rid)
+
+        def criteria_of(items, path) -> dict[str, dict]:
+            defs: dict[str, dict] = {}
+            for ci, c in enumerate(items or []):
+                if not isinstance(c, dict) or "criterion" not in c:
+                    continue
+                cpath = path + (ci,)
+                cname = c["criterion"]
+                if cname in defs:
+                    problems.append(Problem(name, _line(lines, cpath), "criterion", f"criterion {cname!r} twice in "
+                                            f"rubric {rid!r}"))
+                lo, hi = c.get("min_score"), c.get("max_score")
+                if isinstance(lo, int) and isinstance(hi, int):
+                    if lo >= hi:
+                        problems.append(Problem(name, _line(lines, cpath + ("max_score",)), "max_score",
+                                                f"{cname}: max_score {hi} must be above min_score {lo}"))
+                    levels = [lv.get("level") for lv in c.get("levels") or [] if isinstance(lv, dict)]
+                    for li, lv in enumerate(levels):
+                        if isinstance(lv, int) and not lo <= lv <= hi:
+                            problems.append(Problem(name, _line(lines, cpath + ("levels", li, "level")), "level",
+                                                    f"{cname}: level {lv} is outside the scale {lo}-{hi}"))
+                    dupes = sorted({lv for lv in levels if levels.count(lv) > 1 and lv is not None})
+                    if dupes:
+                        problems.append(Problem(name, _line(lines, cpath + ("levels",)), "level",
+                                                f"{cname}: level(s) {dupes} defined twice"))
+                defs[cname] = dict(c)
+            return defs
+
+        current = criteria_of(rubric.get("criteria"), base + ("criteria",))
+        for i, cname in enumerate(current):
+            current[cname].setdefault("order", i + 1)
+        versions: dict[int, dict[str, dict]] = {}
+        last = 0
+        for vi, v in enumerate(rubric.get("versions") or []):
+            if not isinstance(v, dict) or not isinstance(v.get("version"), int):
+                continue
+            num = v["version"]
+            if num <= last:
+                problems.append(Problem(name, _line(lines, base + ("versions", vi, "version")), "version",
+                                        f"rubric {rid!r}: versions must increase (version {num} after {last})"))
+                continue
+            last = num
+            replaced = criteria_of(v.get("criteria"), base + ("versions", vi, "criteria"))
+            current = {k: dict(d) for k, d in current.items()}
+            for cname, d in replaced.items():
+                d.setdefault("order", current.get(cname, {}).get("order", len(current) + 1))
+                d["_changed"] = True
+                current[cname] = d
+            for cname in current:
+                if cname not in replaced:
+                    current[cname].pop("_changed", None)
+            versions[num] = {k: dict(d, _version_spec=v) for k, d in current.items()}
+        orders = [d.get("order") for d in current.values()]
+        if len(set(orders)) != len(orders):
+            problems.append(Problem(name, _line(lines, base + ("criteria",)), "order",
+                                    f"rubric {rid!r}: two criteria share an order"))
+        all_criteria = set().union(*[set(v) for v in versions.values()]) if versions else set(current)
+        rule = rubric.get("decision_rule") or {}
+        for kind, crit in rule.items():
+            for k, cname in enumerate(crit or []):
+                if cname not in all_criteria:
+                    problems.append(Problem(name, _line(lines, base + ("decision_rule", kind, k)), kind,
+                                            f"rubric {rid!r}: {kind} names unknown criterion {cname!r}"))
+        for cname in (rubric.get("composite_weights") or {}):
+            if cname not in all_criteria:
+                problems.append(Problem(name, _line(lines, base + ("composite_weights", cname)), "composite_weights",
+                                        f"rubric {rid!r}: weight for unknown criterion {cname!r}"))
+        out[rid] = versions
+    return out
+
+
+# ---------------------------------------------------------------- data files
+
+def _table_files(folder: Path, problems: list[Problem]) -> dict[str, list[Path]]:
+    found: dict[str, list[Path]] = {}
+    for p in sorted(folder.iterdir()):
+        stem, suffix = (p.name, "") if p.is_dir() else (p.stem, p.suffix.lower())
+        if p.is_dir():
+            if stem in TABLES:
+                files = sorted(f for f in p.iterdir() if f.suffix.lower() in FORMATS and not f.name.startswith("."))
+                found.setdefault(stem, []).extend(files)
+            continue
+        if suffix not in FORMATS:
+            continue
+        if stem not in TABLES:
+            problems.append(Problem(_rel(p), 0, "", f"unknown data file: a suite's tables are "
+                                    f"{', '.join(TABLES)} (.csv, .jsonl or .parquet)"))
+            continue
+        found.setdefault(stem, []).append(p)
+    return found
+
+
+def _text(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float) and v != v:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (dict, list)):
+        return json.dumps(v, ensure_ascii=False)
+    return str(v)
+
+
+def _read_file(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
+    name = _rel(path)
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            table = pq.read_table(path)
+        except Exception as exc:  # noqa: BLE001 - any reader error is the file's problem
+            problems.append(Problem(name, 0, "", f"not a readable Parquet file ({exc})"))
+            return None
+        cols = {}
+        for col in table.column_names:
+            cols[col] = [_text(v) for v in table.column(col).to_pylist()]
+        df = pd.DataFrame(cols, dtype=object)
+        df["_row"] = range(1, len(df) + 1)
+    else:
+        from evalhouse.store import ImportRejected, read_rows
+
+        try:
+            if suffix == ".jsonl":
+                rows = _read_jsonl(path)
+            else:
+                rows = read_rows(path)
+        except ImportRejected as exc:
+            for msg in exc.problems:
+                problems.append(_parse_problem(msg, name))
+            return None
+        header = _csv_header(path) if suffix == ".csv" else sorted({k for _, r in rows for k in r})
+        df = pd.DataFrame([r for _, r in rows], columns=header, dtype=object).fillna("")
+        df["_row"] = [line for line, _ in rows]
+    df["_file"] = name
+    return df
+
+
+def _csv_header(path: Path) -> list[str]:
+    import csv
+
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        return [h.strip() for h in next(csv.reader(fh))]
+
+
+def _read_jsonl(path: Path) -> list[tuple[int, dict]]:
+    from evalhouse.store import ImportRejected
+
+    name = _rel(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportRejected([f"{name}:0:-: not UTF-8 (byte {exc.start})"]) from exc
+    rows, problems = [], []
+    for i, line in enumerate(text.split("\n"), start=1):  # not splitlines(): U+2028 is legal inside JSON
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{name}:{i}:-: not valid JSON ({exc.msg} at character {exc.colno})")
+            continue
+        if not isinstance(obj, dict):
+            problems.append(f"{name}:{i}:-: each line must be a JSON object")
+            continue
+        rows.append((i, {str(k): _text(v) for k, v in obj.items()}))
+    if problems:
+        raise ImportRejected(problems)
+    return rows
+
+
+def _parse_problem(msg: str, default_file: str) -> Problem:
+    parts = msg.split(":", 3)
+    if len(parts) == 4 and parts[1].isdigit():
+        return Problem(parts[0], int(parts[1]), "" if parts[2] == "-" else parts[2], parts[3].strip())
+    return Problem(default_file, 0, "", msg)
+
+
+def read_table_files(folder: Path, problems: list[Problem]) -> dict[str, pd.DataFrame]:
+    """Read every table of a suite folder as text frames (several files of one table are stacked)."""
+    out: dict[str, pd.DataFrame] = {}
+    for table, files in _table_files(folder, problems).items():
+        spec = TABLES[table]
+        frames = []
+        for f in files:
+            df = _read_file(f, problems)
+            if df is None:
+                continue
+            unknown = [c for c in df.columns if c not in spec.names and not c.startswith("_")]
+            for c in unknown:
+                problems.append(Problem(_rel(f), 1, c, f"unknown column for table {table}: expected some of "
+                                        f"{', '.join(spec.names)} (put anything else in metadata)"))
+            frames.append(df.drop(columns=unknown))
+        if frames:
+            df = pd.concat(frames, ignore_index=True)
+            for c in spec.names:
+                if c not in df.columns:
+                    df[c] = ""
+            out[table] = df[spec.names + ["_file", "_row"]].fillna("").astype(object)
+    return out
+
+
+def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], problems: list[Problem]) -> None:
+    """Column expectations generated from the contract, run with Great Expectations on the text frame."""
+    os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+    import great_expectations as gx
+
+    spec = TABLES[table]
+    E = gx.expectations
+    checks = []
+    for col in spec.columns:
+        if col.required:
+            checks.append((col.name, E.ExpectColumnValuesToNotBeNull(column=col.name), "is required"))
+        if col.type in TYPE_PATTERNS:
+            checks.append((col.name, E.ExpectColumnValuesToMatchRegex(column=col.name, regex=TYPE_PATTERNS[col.type]),
+                           f"is not a{'n' if col.type[0] in 'aeiou' else ''} {col.type}"))
+        if col.allowed:
+            checks.append((col.name, E.ExpectColumnValuesToBeInSet(column=col.name, value_set=list(col.allowed)),
+                           f"must be one of {', '.join(col.allowed)}"))
+    if spec.key:
+        checks.append((",".join(spec.key), E.ExpectCompoundColumnsToBeUnique(column_list=list(spec.key))
+                       if len(spec.key) > 1 else E.ExpectColumnValuesToBeUnique(column=spec.key[0]),
+                       f"duplicated key ({', '.join(spec.key)})"))
+    # Missing required columns: reported once per file that lacks them.
+    for col in spec.columns:
+        if col.required:
+            for f, cols in present.items():
+                if col.name not in cols:
+                    problems.append(Problem(f, 1, col.name, f"missing required column {col.name!r}"))
+    batch_df = df.replace({"": None})
+    batch_df = batch_df.reset_index(drop=True)
+    context = _gx_context()
+    asset = context.data_sources.add_pandas(f"suite_{id(df)}_{table}").add_dataframe_asset(name=table)
+    batch = asset.add_batch_definition_whole_dataframe("all").get_batch(batch_parameters={"dataframe": batch_df})
+    for column, exp, message in checks:
+        first = column.split(",")[0]
+        if any(first not in cols for cols in present.values()) and exp.__class__.__name__ != "ExpectColumnValuesToNotBeNull":
+            if all(first not in cols for cols in present.values()):
+                continue
+        result = batch.validate(exp, result_format={"result_format": "COMPLETE"})
+        if result.success:
+            continue
+        idx = (result.result or {}).get("unexpected_index_list") or []
+        for i in idx:
+            i = i if isinstance(i, int) else i.get("index", i) if isinstance(i, dict) else i
+            row = batch_df.iloc[int(i)]
+            if "required" in message and column not in present.get(row["_file"], set()):
+                continue  # already reported as a missing column
+            value = row[first] if first in row else None
+            shown = "" if value is None or "required" in message else f" ({str(value)[:60]!r})"
+            problems.append(Problem(row["_file"], int(row["_row"]), column, f"{column} {message}{shown}"))
+
+
+_GX = None
+
+
+def _gx_context():
+    global _GX
+    if _GX is None:
+        os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+        import great_expectations as gx
+        from great_expectations.data_context.types.base import ProgressBarsConfig
+
+        _GX = gx.get_context(mode="ephemeral")
+        _GX.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
+    return _GX
+
+
+def _json_objects(df: pd.DataFrame, table: str, problems: list[Problem]) -> None:
+    for col in TABLES[table].columns:
+        if col.type != "json":
+            continue
+        for value, f, r in zip(df[col.name], df["_file"], df["_row"]):
+            if value == "":
+                continue
+            try:
+                ok = isinstance(json.loads(value), dict)
+            except json.JSONDecodeError:
+                ok = False
+            if not ok:
+                problems.append(Problem(f, int(r), col.name, f"{col.name} must be one JSON object"))
+
+
+# ---------------------------------------------------------------- defaults and references
+
+def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
+    t = data.tables
+    if "responses" in t:
+        r = t["responses"]
+        r.loc[r["repetition"] == "", "repetition"] = "1"
+        r["repetition"] = r["repetition"].str.strip()
+        r.loc[r["is_reference_system"] == "", "is_reference_system"] = "false"
+        missing = r["response_id"] == ""
+        r.loc[missing, "response_id"] = (data.name + ":" + r["system_id"] + ":" + r["item_id"] + ":"
+                                         + r["repetition"])[missing]
+    if "ratings" in t:
+        g = t["ratings"]
+        g.loc[g["rater_kind"] == "", "rater_kind"] = "human"
+        g.loc[g["repetition"] == "", "repetition"] = "1"
+        by_name = (g["response_id"] == "") & (g["item_id"] != "") & (g["system_id"] != "")
+        if by_name.any():
+            lookup = {}
+            if "responses" in t:
+                r = t["responses"]
+                lookup = {(i, s, p.strip()): rid for i, s, p, rid in
+                          zip(r["item_id"], r["system_id"], r["repetition"], r["response_id"])}
+            for idx in g.index[by_name]:
+                key = (g.at[idx, "item_id"], g.at[idx, "system_id"], g.at[idx, "repetition"].strip())
+                if key in lookup:
+                    g.at[idx, "response_id"] = lookup[key]
+                else:
+                    problems.append(Problem(g.at[idx, "_file"], int(g.at[idx, "_row"]), "system_id",
+                                            f"no response of system {key[1]!r} to item {key[0]!r} "
+                                            f"(repetition {key[2]})"))
+                    g.at[idx, "response_id"] = "\0unknown"
+        for idx in g.index[(g["response_id"] == "") & ~by_name]:
+            problems.append(Problem(g.at[idx, "_file"], int(g.at[idx, "_row"]), "response_id",
+                                    "give response_id, or item_id and system_id"))
+        rubrics = data.rubrics
+        if len(rubrics) == 1:
+            g.loc[g["rubric_id"] == "", "rubric_id"] = next(iter(rubrics))
+        for rid, versions in rubrics.items():
+            if len(versions) == 1:
+                g.loc[(g["rubric_id"] == rid) & (g["rubric_version"] == ""), "rubric_version"] = str(next(iter(versions)))
+    if "comparisons" in t:
+        c = t["comparisons"]
+        c.loc[c["rater_kind"] == "", "rater_kind"] = "human"
+
+
+def _unknown(df: pd.DataFrame, mask, column: str, message, problems: list[Problem]) -> None:
+    for idx in df.index[mask]:
+        problems.append(Problem(df.at[idx, "_file"], int(df.at[idx, "_row"]), column,
+                                message(df.loc[idx]) if callable(message) else message))
+
+
+def _references(data: SuiteData, problems: list[Problem]) -> None:
+    t = data.tables
+    items = set(t["items"]["item_id"]) if "items" in t else set()
+    for table in ("responses", "gold", "comparisons"):
+        if table in t:
+            df = t[table]
+            _unknown(df, ~df["item_id"].isin(items) & (df["item_id"] != ""), "item_id",
+                     lambda r: f"unknown item {r['item_id']!r} (not in items)", problems)
+    responses = t.get("responses")
+    ids = set(responses["response_id"]) if responses is not None else set()
+    for table, cols in (("response_labels", ("response_id",)), ("ratings", ("response_id",)),
+                        ("comparisons", ("response_id_a", "response_id_b"))):
+        if table in t:
+            df = t[table]
+            for col in cols:
+                _unknown(df, ~df[col].isin(ids) & (df[col] != "") & (df[col] != "\0unknown"), col,
+                         lambda r, col=col: f"unknown response {r[col]!r} (not in responses)", problems)
+    if "ratings" in t:
+        _check_scores(data, t["ratings"], problems)
+    if "comparisons" in t:
+        c = t["comparisons"]
+        _unknown(c, (c["response_id_a"] == c["response_id_b"]) & (c["response_id_a"] != ""), "response_id_b",
+                 "a response cannot be compared with itself", problems)
+        pref = pd.to_numeric(c["preference"].where(c["preference"] != ""), errors="coerce")
+        _unknown(c, pref.notna() & ((pref < 0) | (pref > 1)), "preference", "preference must be within [0, 1]",
+                 problems)
+        _unknown(c, (c["preference"] == "") & (c["preference_label"] == ""), "preference",
+                 "give preference or preference_label", problems)
+        if responses is not None:
+            item_of = dict(zip(responses["response_id"], responses["item_id"]))
+            for col in ("response_id_a", "response_id_b"):
+                _unknown(c, c[col].map(item_of).notna() & (c[col].map(item_of) != c["item_id"]), col,
+                         lambda r, col=col: f"response {r[col]!r} does not answer item {r['item_id']!r}", problems)
+
+
+def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem]) -> None:
+    rubrics = data.rubrics
+    seen: dict[tuple, str] = {}
+    for idx in g.index:
+        f, r = g.at[idx, "_file"], int(g.at[idx, "_row"])
+        rid, ver, crit = g.at[idx, "rubric_id"], g.at[idx, "rubric_version"].strip(), g.at[idx, "criterion"]
+        if rid == "":
+            problems.append(Problem(f, r, "rubric_id", "rubric_id is required when the suite has several rubrics"
+                                    if rubrics else "the suite declares no rubric in suite.yml"))
+            continue
+        if rid not in rubrics:
+            problems.append(Problem(f, r, "rubric_id", f"unknown rubric {rid!r}"))
+            continue
+        if ver == "":
+            problems.append(Problem(f, r, "rubric_version", f"rubric {rid!r} has several versions: name one"))
+            continue
+        if not ver.lstrip("+-").isdigit():
+            continue  # reported by the type expectation
+        if int(ver) not in rubrics[rid]:
+            problems.append(Problem(f, r, "rubric_version", f"rubric {rid!r} has no version {ver}"))
+            continue
+        crits = rubrics[rid][int(ver)]
+        if crit not in crits:
+            if crit:
+                problems.append(Problem(f, r, "criterion", f"unknown criterion {crit!r} in rubric {rid!r} v{ver}"))
+            continue
+        score = g.at[idx, "score"].strip()
+        try:
+            value = float(score)
+        except ValueError:
+            continue  # reported by the type expectation
+        c = crits[crit]
+        if value != int(value) or not c["min_score"] <= value <= c["max_score"]:
+            problems.append(Problem(f, r, "score", f"{crit}: score {score} is not a whole level within "
+                                    f"{c['min_score']}-{c['max_score']}"))
+        key = (g.at[idx, "response_id"], g.at[idx, "rater_id"], rid, ver, crit)
+        if key in seen:
+            problems.append(Problem(f, r, "criterion", f"duplicate rating of {key[0]!r} by {key[1]!r} on {crit} "
+                                    f"(v{ver}); first at {seen[key]}"))
+        else:
+            seen[key] = f"{f}:{r}"
+
+
+def check_suite(folder: Path) -> tuple[SuiteData, list[Problem]]:
+    """Read and check one suite folder. Returns the data (text frames with defaults filled) and the problems."""
+    folder = Path(folder)
+    problems: list[Problem] = []
+    data = SuiteData(name=folder.name, folder=folder)
+    if not SUITE_NAME.match(folder.name):
+        problems.append(Problem(_rel(folder), 0, "", "a suite folder's name must be lower-case letters, digits and "
+                                "underscores, starting with a letter"))
+    if not (folder / "suite.yml").is_file():
+        problems.append(Problem(_rel(folder / "suite.yml"), 0, "", "missing suite.yml (run `evalhouse suite init`)"))
+        return data, problems
+    data.spec, lines = _read_spec(folder, problems)
+    data.rubrics = _expand_rubrics(data.spec, lines, _rel(folder / "suite.yml"), problems)
+    data.tables = read_table_files(folder, problems)
+    for table, df in data.tables.items():
+        present = {}
+        for f in df["_file"].unique():
+            present[f] = _present_columns(folder, f)
+        _expectations(df, table, present, problems)
+        _json_objects(df, table, problems)
+    if "responses" in data.tables and "items" not in data.tables:
+        problems.append(Problem(_rel(folder), 0, "", "responses need an items file"))
+    _fill_defaults(data, problems)
+    _references(data, problems)
+    return data, problems
+
+
+def _present_columns(folder: Path, rel_file: str) -> set[str]:
+    """The columns a file actually has (a stacked frame has every contract column)."""
+    path = Path(rel_file)
+    if path.suffix.lower() == ".csv":
+        return set(_csv_header(path))
+    if path.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        return set(pq.read_schema(path).names)
+    cols: set[str] = set()
+    for _, row in _read_jsonl(path):
+        cols |= set(row)
+    return cols

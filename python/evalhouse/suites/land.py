@@ -1,0 +1,177 @@
+"""Land every checked suite for dbt: one Parquet file per contract table, all suites stacked.
+
+``evalhouse suite land`` (the first step of ``make build``) checks every suite folder under ``suites/``; when any
+suite has a problem nothing is landed and the build stops, so the previous published warehouse stays as it was.
+Otherwise it writes ``<landing>/<table>.parquet`` (default ``warehouse/build/landing``; ``$EVALHOUSE_LANDING_DIR``
+overrides) for the data tables (``items`` ... ``comparisons``) and for the tables derived from each suite.yml
+(``suites``, ``rubric_levels``, ``rubric_versions``, ``rubric_rules``). These files are the dbt sources of the
+``suites`` source (models/staging/suites/_suites__sources.yml): values are text as written (booleans and
+timestamps normalised), and the staging models cast them to the contract's types. A table no suite has is written
+with its columns and no rows, so no placeholder model is needed.
+"""
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from evalhouse import files, paths
+from evalhouse.suites.check import Problem, SuiteData, check_suite, suite_folders
+from evalhouse.suites.contract import TABLES
+
+__all__ = ["landing_dir", "suites_root", "check_all", "land", "LANDED_COLUMNS"]
+
+_META = ["suite", "source_file", "source_row"]
+LANDED_COLUMNS: dict[str, list[str]] = {
+    **{t: _META + spec.names for t, spec in TABLES.items()},
+    "suites": ["suite", "title", "description", "licence", "attribution", "first_filter", "grounding", "folder"],
+    "rubric_levels": ["suite", "rubric_id", "rubric_version", "criterion", "criterion_order", "criterion_description",
+                      "min_score", "max_score", "direction", "level", "anchor", "example"],
+    "rubric_versions": ["suite", "rubric_id", "rubric_version", "effective_from", "changed_criteria", "change_note"],
+    "rubric_rules": ["suite", "rubric_id", "rule", "criterion", "weight"],
+}
+
+
+def suites_root() -> Path:
+    return paths.project_dir() / "suites"
+
+
+def landing_dir() -> Path:
+    env = os.environ.get("EVALHOUSE_LANDING_DIR")
+    return Path(env).resolve() if env else paths.project_dir() / "warehouse" / "build" / "landing"
+
+
+def check_all(root: Path | None = None, names: list[str] | None = None) -> tuple[list[SuiteData], list[Problem]]:
+    """Check the named suites (default: every folder with a suite.yml). Unknown names are problems."""
+    root = Path(root) if root else suites_root()
+    folders = suite_folders(root)
+    problems: list[Problem] = []
+    if names:
+        by_name = {f.name: f for f in folders}
+        for n in names:
+            if n not in by_name:
+                problems.append(Problem(str(root / n), 0, "", f"no suite {n!r} (no {root / n / 'suite.yml'})"))
+        folders = [by_name[n] for n in names if n in by_name]
+    out = []
+    for folder in folders:
+        data, probs = check_suite(folder)
+        out.append(data)
+        problems.extend(probs)
+    problems.extend(_collisions(out))
+    return out, problems
+
+
+def _collisions(suites: list[SuiteData]) -> list[Problem]:
+    """A response_id must name one response across every suite (the ratings store refers to it alone)."""
+    owner: dict[str, tuple[str, str, int]] = {}
+    problems = []
+    for s in suites:
+        df = s.tables.get("responses")
+        if df is None:
+            continue
+        for rid, f, r in zip(df["response_id"], df["_file"], df["_row"]):
+            if rid in owner and owner[rid][0] != s.name:
+                o = owner[rid]
+                problems.append(Problem(f, int(r), "response_id", f"response_id {rid!r} is also used by suite "
+                                        f"{o[0]!r} ({o[1]}:{o[2]}); ids must be unique across suites"))
+            else:
+                owner.setdefault(rid, (s.name, f, int(r)))
+    return problems
+
+
+def _normalise(df: pd.DataFrame, table: str) -> pd.DataFrame:
+    spec = TABLES[table]
+    out = df.copy()
+    for col in spec.columns:
+        if col.type == "boolean":
+            out[col.name] = out[col.name].str.strip().str.lower().map({"true": "true", "1": "true",
+                                                                         "false": "false", "0": "false"}).fillna("")
+        elif col.type == "timestamp":
+            present = out[col.name] != ""
+            if present.any():
+                ts = pd.to_datetime(out.loc[present, col.name].str.strip(), utc=True, format="ISO8601")
+                out.loc[present, col.name] = ts.dt.tz_localize(None).dt.strftime("%Y-%m-%d %H:%M:%S.%f")
+        elif col.type in ("integer", "decimal"):
+            out[col.name] = out[col.name].str.strip()
+    return out
+
+
+def _rubric_frames(s: SuiteData) -> dict[str, list[dict]]:
+    spec = s.spec
+    rows: dict[str, list[dict]] = {"rubric_levels": [], "rubric_versions": [], "rubric_rules": []}
+    for rubric in spec.get("rubrics") or []:
+        rid = rubric["rubric_id"]
+        for v in rubric.get("versions") or []:
+            crits = s.rubrics.get(rid, {}).get(v["version"], {})
+            changed = [c for c, d in crits.items() if d.get("_changed") and v is not (rubric["versions"][0])]
+            rows["rubric_versions"].append({"suite": s.name, "rubric_id": rid, "rubric_version": str(v["version"]),
+                                            "effective_from": v["effective_from"],
+                                            "changed_criteria": ",".join(changed), "change_note": v.get("change_note", "")})
+            for cname, c in crits.items():
+                for lv in c["levels"]:
+                    rows["rubric_levels"].append({
+                        "suite": s.name, "rubric_id": rid, "rubric_version": str(v["version"]), "criterion": cname,
+                        "criterion_order": str(c["order"]), "criterion_description": c.get("description", ""),
+                        "min_score": str(c["min_score"]), "max_score": str(c["max_score"]),
+                        "direction": c["direction"], "level": str(lv["level"]), "anchor": lv["anchor"],
+                        "example": lv.get("example", "")})
+        for rule, crits in (rubric.get("decision_rule") or {}).items():
+            for cname in crits:
+                rows["rubric_rules"].append({"suite": s.name, "rubric_id": rid, "rule": rule, "criterion": cname,
+                                             "weight": ""})
+        for cname, w in (rubric.get("composite_weights") or {}).items():
+            rows["rubric_rules"].append({"suite": s.name, "rubric_id": rid, "rule": "composite_weight",
+                                         "criterion": cname, "weight": repr(float(w))})
+    return rows
+
+
+def _write(table: str, records: pd.DataFrame, target: Path) -> None:
+    cols = LANDED_COLUMNS[table]
+    frame = records.reindex(columns=cols).fillna("")
+    arrays = []
+    for c in cols:
+        if c == "source_row":
+            arrays.append(pa.array(pd.to_numeric(frame[c], errors="coerce").astype("Int64"), type=pa.int64()))
+        else:
+            values = frame[c].astype(str)
+            arrays.append(pa.array([None if v == "" else v for v in values], type=pa.string()))
+    buf = io.BytesIO()
+    pq.write_table(pa.Table.from_arrays(arrays, names=cols), buf)
+    files.write_replace(target / f"{table}.parquet", buf.getvalue())
+
+
+def land(suites: list[SuiteData], target: Path | None = None) -> dict[str, int]:
+    """Write the landing files for checked suites; returns rows per table."""
+    target = Path(target) if target else landing_dir()
+    counts = {}
+    for table in TABLES:
+        parts = []
+        for s in suites:
+            df = s.tables.get(table)
+            if df is None or df.empty:
+                continue
+            df = _normalise(df, table)
+            df = df.assign(suite=s.name, source_file=df["_file"], source_row=df["_row"])
+            parts.append(df)
+        frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=LANDED_COLUMNS[table])
+        _write(table, frame, target)
+        counts[table] = len(frame)
+    derived: dict[str, list[dict]] = {"suites": [], "rubric_levels": [], "rubric_versions": [], "rubric_rules": []}
+    for s in suites:
+        spec = s.spec
+        derived["suites"].append({
+            "suite": s.name, "title": spec.get("title", ""), "description": spec.get("description", ""),
+            "licence": spec.get("licence", ""), "attribution": spec.get("attribution", ""),
+            "first_filter": "true" if spec.get("first_filter") else "false",
+            "grounding": "true" if spec.get("grounding") else "false",
+            "folder": os.path.relpath(s.folder, paths.project_dir())})
+        for k, v in _rubric_frames(s).items():
+            derived[k].extend(v)
+    for table, rows in derived.items():
+        _write(table, pd.DataFrame(rows, columns=LANDED_COLUMNS[table]), target)
+        counts[table] = len(rows)
+    return counts
