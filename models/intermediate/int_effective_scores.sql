@@ -28,6 +28,7 @@ expected as (
         criteria.criterion_order,
         criteria.min_score,
         criteria.max_score,
+        criteria.direction,
         criteria.current_version
     from rating_sets
     inner join criteria
@@ -82,6 +83,11 @@ select
     expected.max_score,
     chosen.rating_id,
     chosen.score,
+    -- points: the score on the direction-adjusted scale (higher is better); a lower-is-better criterion counts as
+    -- max + min - score, so totals, ready rules and "points lost" read every criterion the same way
+    case when expected.direction = 'lower' then expected.max_score + expected.min_score - chosen.score
+         else chosen.score end as points,
+    expected.direction,
     chosen.reason,
     chosen.rated_under_version,
     coalesce(chosen.rated_under_version < expected.rubric_version, false) as carried_forward,

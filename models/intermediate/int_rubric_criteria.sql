@@ -1,5 +1,6 @@
 -- One row per rubric x version x criterion: the score range and whether this version changed the criterion's
--- anchors compared with the previous version (any level's anchor text differs, or a level was added/removed).
+-- anchors compared with the previous version (any level's anchor text differs, or a level was added/removed), and
+-- its direction: 'higher' (a higher level is better) or 'lower' (e.g. a count of errors; default higher).
 with levels as (
     select * from {{ ref('int_rubric_levels') }}
 ),
@@ -12,7 +13,8 @@ criteria as (
     select suite, rubric_id, rubric_version, criterion,
            min(criterion_order) as criterion_order,
            min(min_score) as min_score,
-           max(max_score) as max_score
+           max(max_score) as max_score,
+           coalesce(min(direction), 'higher') as direction
     from levels
     group by suite, rubric_id, rubric_version, criterion
 ),
@@ -44,6 +46,7 @@ select
     criteria.criterion_order,
     criteria.min_score,
     criteria.max_score,
+    criteria.direction,
     coalesce(level_changes.changed, 0) = 1                  as anchors_changed_in_version,
     criteria.rubric_version = latest.current_version        as is_current_version,
     latest.current_version

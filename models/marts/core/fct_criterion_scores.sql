@@ -14,6 +14,8 @@ select
     scores.min_score,
     scores.max_score,
     scores.score,
+    scores.direction,
+    scores.points,
     scores.score_status,
     scores.reason,
     scores.rating_id,

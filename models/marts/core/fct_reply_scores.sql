@@ -1,6 +1,7 @@
 -- One row per response x rater x rubric version: total, status and ready, recomputed from the criterion scores.
 -- A rater's or judge's own total / ready fields are never used here (they stay in int_ratings for audit).
--- ready follows the rubric's ready_gate rule (int_rubric_rules); NULL when the rubric has none.
+-- ready follows the rubric's ready_gate rule (int_rubric_rules); NULL when the rubric has none. Totals and the
+-- ready rule use points (direction-adjusted: a lower-is-better criterion counts max + min - score).
 with scores as (
     select * from {{ ref('int_effective_scores') }}
 ),
@@ -27,11 +28,11 @@ per_set as (
         cast(sum(case when scores.score_status not in ('scored', 'missing') then 1 else 0 end) as integer) as n_invalid_scores,
         cast(sum(case when scores.carried_forward then 1 else 0 end) as integer)                  as n_carried_forward,
         cast(sum(case when scores.is_stale then 1 else 0 end) as integer)                         as n_stale_scores,
-        cast(sum(scores.score) as integer)                                                        as scored_points,
+        cast(sum(scores.points) as integer)                                                       as scored_points,
         cast(sum(scores.max_score) as integer)                                                    as max_total,
-        cast(sum(case when scores.score_status = 'scored' and scores.score = scores.min_score then 1 else 0 end) as integer) as n_at_minimum,
+        cast(sum(case when scores.score_status = 'scored' and scores.points = scores.min_score then 1 else 0 end) as integer) as n_at_minimum,
         cast(sum(case when ready_gates.criterion is not null
-                       and not (score_status = 'scored' and scores.score = scores.max_score) then 1 else 0 end) as integer)
+                       and not (scores.score_status = 'scored' and scores.points = scores.max_score) then 1 else 0 end) as integer)
                                                                                            as n_gates_not_at_maximum
     from scores
     left join ready_gates
