@@ -358,20 +358,21 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
 
     spec = TABLES[table]
     E = gx.expectations
-    checks = []
+    checks = []  # (column, expectation, message template with {col} and {value})
     for col in spec.columns:
         if col.required:
-            checks.append((col.name, E.ExpectColumnValuesToNotBeNull(column=col.name), "is required"))
+            checks.append((col.name, E.ExpectColumnValuesToNotBeNull(column=col.name), "{col} is required"))
         if col.type in TYPE_PATTERNS:
+            article = "an" if col.type[0] in "aeiou" else "a"
             checks.append((col.name, E.ExpectColumnValuesToMatchRegex(column=col.name, regex=TYPE_PATTERNS[col.type]),
-                           f"is not a{'n' if col.type[0] in 'aeiou' else ''} {col.type}"))
+                           f"{{col}} is not {article} {col.type}: {{value}}"))
         if col.allowed:
             checks.append((col.name, E.ExpectColumnValuesToBeInSet(column=col.name, value_set=list(col.allowed)),
-                           f"must be one of {', '.join(col.allowed)}"))
+                           f"{{col}} must be one of {', '.join(col.allowed)}, not {{value}}"))
     if spec.key:
         checks.append((",".join(spec.key), E.ExpectCompoundColumnsToBeUnique(column_list=list(spec.key))
                        if len(spec.key) > 1 else E.ExpectColumnValuesToBeUnique(column=spec.key[0]),
-                       f"duplicated key ({', '.join(spec.key)})"))
+                       f"duplicate key ({', '.join(spec.key)}): {{value}}"))
     # Missing required columns: reported once per file that lacks them.
     for col in spec.columns:
         if col.required:
@@ -381,28 +382,36 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
     batch_df = df.replace({"": None})
     batch_df = batch_df.reset_index(drop=True)
     context = _gx_context()
-    asset = context.data_sources.add_pandas(f"suite_{id(df)}_{table}").add_dataframe_asset(name=table)
+    global _N_SOURCES
+    _N_SOURCES += 1
+    asset = context.data_sources.add_pandas(f"suite_source_{_N_SOURCES}").add_dataframe_asset(name=table)
     batch = asset.add_batch_definition_whole_dataframe("all").get_batch(batch_parameters={"dataframe": batch_df})
     for column, exp, message in checks:
-        first = column.split(",")[0]
-        if any(first not in cols for cols in present.values()) and exp.__class__.__name__ != "ExpectColumnValuesToNotBeNull":
-            if all(first not in cols for cols in present.values()):
-                continue
+        key_cols = column.split(",")
+        if all(all(c not in cols for c in key_cols) for cols in present.values()) and "required" not in message:
+            continue  # an optional column no file has
         result = batch.validate(exp, result_format={"result_format": "COMPLETE"})
         if result.success:
             continue
-        idx = (result.result or {}).get("unexpected_index_list") or []
-        for i in idx:
-            i = i if isinstance(i, int) else i.get("index", i) if isinstance(i, dict) else i
-            row = batch_df.iloc[int(i)]
+        first_seen: dict[tuple, str] = {}
+        for i in sorted(int(i["index"] if isinstance(i, dict) else i)
+                        for i in (result.result or {}).get("unexpected_index_list") or []):
+            row = batch_df.iloc[i]
             if "required" in message and column not in present.get(row["_file"], set()):
-                continue  # already reported as a missing column
-            value = row[first] if first in row else None
-            shown = "" if value is None or "required" in message else f" ({str(value)[:60]!r})"
-            problems.append(Problem(row["_file"], int(row["_row"]), column, f"{column} {message}{shown}"))
+                continue  # already reported once as a missing column
+            value = ", ".join(repr(str(row[c])[:60]) for c in key_cols)
+            if message.startswith("duplicate key"):
+                key = tuple(row[c] for c in key_cols)
+                if key not in first_seen:
+                    first_seen[key] = f"{row['_file']}:{row['_row']}"
+                    continue  # the first occurrence is not the duplicate
+                value += f" (first at {first_seen[key]})"
+            problems.append(Problem(row["_file"], int(row["_row"]), column,
+                                    message.format(col=column, value=value)))
 
 
 _GX = None
+_N_SOURCES = 0
 
 
 def _gx_context():
@@ -444,6 +453,9 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
         missing = r["response_id"] == ""
         r.loc[missing, "response_id"] = (data.name + ":" + r["system_id"] + ":" + r["item_id"] + ":"
                                          + r["repetition"])[missing]
+        dup = r["response_id"].duplicated(keep="first") & missing
+        _unknown(r, dup, "system_id", lambda row: f"a second response of system {row['system_id']!r} to item "
+                 f"{row['item_id']!r}, repetition {row['repetition']} (give repetition or response_id)", problems)
     if "ratings" in t:
         g = t["ratings"]
         g.loc[g["rater_kind"] == "", "rater_kind"] = "human"
@@ -484,7 +496,7 @@ def _unknown(df: pd.DataFrame, mask, column: str, message, problems: list[Proble
                                 message(df.loc[idx]) if callable(message) else message))
 
 
-def _references(data: SuiteData, problems: list[Problem]) -> None:
+def _references(data: SuiteData, problems: list[Problem], check_scores: bool = True) -> None:
     t = data.tables
     items = set(t["items"]["item_id"]) if "items" in t else set()
     for table in ("responses", "gold", "comparisons"):
@@ -501,7 +513,7 @@ def _references(data: SuiteData, problems: list[Problem]) -> None:
             for col in cols:
                 _unknown(df, ~df[col].isin(ids) & (df[col] != "") & (df[col] != "\0unknown"), col,
                          lambda r, col=col: f"unknown response {r[col]!r} (not in responses)", problems)
-    if "ratings" in t:
+    if "ratings" in t and check_scores:
         _check_scores(data, t["ratings"], problems)
     if "comparisons" in t:
         c = t["comparisons"]
@@ -575,6 +587,7 @@ def check_suite(folder: Path) -> tuple[SuiteData, list[Problem]]:
         return data, problems
     data.spec, lines = _read_spec(folder, problems)
     data.rubrics = _expand_rubrics(data.spec, lines, _rel(folder / "suite.yml"), problems)
+    spec_ok = not problems
     data.tables = read_table_files(folder, problems)
     for table, df in data.tables.items():
         present = {}
@@ -585,7 +598,7 @@ def check_suite(folder: Path) -> tuple[SuiteData, list[Problem]]:
     if "responses" in data.tables and "items" not in data.tables:
         problems.append(Problem(_rel(folder), 0, "", "responses need an items file"))
     _fill_defaults(data, problems)
-    _references(data, problems)
+    _references(data, problems, check_scores=spec_ok)  # scores against a broken suite.yml would only echo it
     return data, problems
 
 

@@ -1,0 +1,147 @@
+"""`evalhouse suite check`: the shipped suites pass; each kind of broken folder is one file:row:column error."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evalhouse.suites.check import check_suite
+from evalhouse.suites.land import check_all, land
+from evalhouse.suites.scaffold import init_suite
+
+PROJECT = Path(__file__).resolve().parents[2]
+EXAMPLE = PROJECT / "suites" / "example_qa"
+
+
+def test_every_shipped_suite_passes():
+    suites, problems = check_all(PROJECT / "suites")
+    assert [str(p) for p in problems] == []
+    assert {"larkfield", "example_qa"} <= {s.name for s in suites}
+
+
+@pytest.fixture
+def suite(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    dst = tmp_path / "suites" / "team_qa"
+    shutil.copytree(EXAMPLE, dst)
+    return dst
+
+
+def messages(folder: Path) -> list[str]:
+    _, problems = check_suite(folder)
+    return [str(p) for p in problems]
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def test_the_copied_example_is_clean(suite):
+    assert messages(suite) == []
+
+
+def test_missing_column(suite):
+    f = suite / "ratings.csv"
+    lines = f.read_text().splitlines()
+    f.write_text("\n".join(",".join(c for i, c in enumerate(line.split(",")) if i != 3) for line in lines) + "\n")
+    assert messages(suite) == ["suites/team_qa/ratings.csv:1:criterion: missing required column 'criterion'"]
+
+
+def test_wrong_type(suite):
+    edit(suite / "ratings.csv", "q2,model_a,ana,correctness,2,", "q2,model_a,ana,correctness,two,")
+    assert messages(suite) == ["suites/team_qa/ratings.csv:4:score: score is not a decimal: 'two'"]
+
+
+def test_duplicated_key(suite):
+    with open(suite / "items.csv", "a") as fh:
+        fh.write("q1,Capital of France?,Paris,en,geography\n")
+    got = messages(suite)
+    assert got == ["suites/team_qa/items.csv:6:item_id: duplicate key (item_id): 'q1' (first at suites/team_qa/items.csv:2)"]
+
+
+def test_rating_of_an_unknown_item(suite):
+    with open(suite / "ratings.csv", "a") as fh:
+        fh.write("q9,model_a,ana,correctness,1,\n")
+    assert messages(suite) == ["suites/team_qa/ratings.csv:34:system_id: no response of system 'model_a' to item "
+                               "'q9' (repetition 1)"]
+
+
+def test_response_of_an_unknown_item(suite):
+    with open(suite / "responses.csv", "a") as fh:
+        fh.write("q7,model_a,Seven.\n")
+    assert messages(suite) == ["suites/team_qa/responses.csv:10:item_id: unknown item 'q7' (not in items)"]
+
+
+def test_rubric_level_outside_the_scale(suite):
+    edit(suite / "suite.yml", "- {level: 2, anchor: Two or more unsupported claims}",
+         "- {level: 3, anchor: Two or more unsupported claims}")
+    assert messages(suite) == ["suites/team_qa/suite.yml:29:level: unsupported_claims: level 3 is outside the "
+                               "scale 0-2"]
+
+
+def test_criterion_without_direction(suite):
+    edit(suite / "suite.yml", "        direction: lower\n", "")
+    assert messages(suite) == ["suites/team_qa/suite.yml:21:rubrics.0.criteria.1: missing required field "
+                               "'direction' (higher or lower: which end of the scale is better)"]
+
+
+def test_score_outside_the_scale_and_unknown_criterion(suite):
+    edit(suite / "ratings.csv", "q2,model_a,ana,correctness,2,", "q2,model_a,ana,correctness,3,")
+    edit(suite / "ratings.csv", "q2,model_a,ana,unsupported_claims,0,", "q2,model_a,ana,tone,0,")
+    assert messages(suite) == [
+        "suites/team_qa/ratings.csv:4:score: correctness: score 3 is not a whole level within 0-2",
+        "suites/team_qa/ratings.csv:5:criterion: unknown criterion 'tone' in rubric 'example_qa_quality' v1",
+    ]
+
+
+def test_bad_yaml_names_the_line(suite):
+    edit(suite / "suite.yml", "title: Example QA", "title: [Example QA")
+    got = messages(suite)
+    assert len(got) == 1 and got[0].startswith("suites/team_qa/suite.yml:") and "not valid YAML" in got[0]
+
+
+def test_jsonl_and_parquet_files_read_like_csv(suite):
+    import pandas as pd
+
+    items = pd.read_csv(suite / "items.csv", dtype=str)
+    (suite / "items.csv").unlink()
+    items.to_json(suite / "items.jsonl", orient="records", lines=True, force_ascii=False)
+    responses = pd.read_csv(suite / "responses.csv", dtype=str)
+    (suite / "responses.csv").unlink()
+    responses.to_parquet(suite / "responses.parquet")
+    data, problems = check_suite(suite)
+    assert problems == []
+    assert sorted(data.tables["responses"]["response_id"])[:2] == ["team_qa:model_a:q1:1", "team_qa:model_a:q2:1"]
+
+
+def test_a_folder_of_files_per_table(suite):
+    (suite / "ratings").mkdir()
+    lines = (suite / "ratings.csv").read_text().splitlines()
+    (suite / "ratings" / "ana.csv").write_text("\n".join([lines[0]] + [x for x in lines[1:] if ",ana," in x]) + "\n")
+    (suite / "ratings" / "ben.csv").write_text("\n".join([lines[0]] + [x for x in lines[1:] if ",ben," in x]) + "\n")
+    (suite / "ratings.csv").unlink()
+    data, problems = check_suite(suite)
+    assert problems == [] and len(data.tables["ratings"]) == 32
+
+
+def test_land_writes_every_table_even_empty(suite, tmp_path):
+    suites, problems = check_all(suite.parent)
+    assert problems == []
+    counts = land(suites, tmp_path / "landing")
+    assert counts == {"items": 4, "responses": 8, "response_labels": 0, "gold": 0, "ratings": 32, "comparisons": 0,
+                      "suites": 1, "rubric_levels": 6, "rubric_versions": 1, "rubric_rules": 1}
+    assert sorted(p.name for p in (tmp_path / "landing").iterdir()) == sorted(f"{t}.parquet" for t in counts)
+
+
+def test_init_scaffolds_a_folder_that_checks_clean(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = init_suite(tmp_path / "suites", "new_suite", "New suite")
+    assert (folder / "README.md").read_text().count("| `item_id` |") >= 1
+    assert messages(folder) == []
+    with pytest.raises(ValueError):
+        init_suite(tmp_path / "suites", "Bad-Name")
+    with pytest.raises(FileExistsError):
+        init_suite(tmp_path / "suites", "new_suite")
