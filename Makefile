@@ -18,11 +18,9 @@ $(BIN)/.installed: requirements.txt pyproject.toml
 
 setup: $(BIN)/.installed
 
+# Checks and lands every suite (suites/), runs dbt build, publishes; a suite problem stops before dbt runs.
 dbt-build: setup
-	mkdir -p warehouse/build
-	$(BIN)/evalhouse suite land
-	$(BIN)/dbt build --no-use-colors
-	$(BIN)/evalhouse publish
+	$(BIN)/evalhouse build
 
 build: dbt-build
 

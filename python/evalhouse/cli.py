@@ -25,6 +25,7 @@ def _register_all() -> None:
 
     cli_suites.register(app)
     cli_suites.register_diff(app)
+    cli_suites.register_build(app)
 
 
 @app.callback()

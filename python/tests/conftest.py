@@ -9,16 +9,15 @@ from pathlib import Path
 import pytest
 
 from evalhouse import paths
-from evalhouse.warehouse import connect_readonly, publish
+from evalhouse.warehouse import connect_readonly
 
 PROJECT = Path(__file__).resolve().parents[2]
 
 
 def _build_warehouse() -> None:
     env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
-    dbt = Path(sys.executable).with_name("dbt")
-    subprocess.run([str(dbt), "build", "--no-use-colors", "--quiet"], cwd=PROJECT, env=env, check=True)
-    publish(paths.build_db(), paths.published_db())
+    evalhouse = Path(sys.executable).with_name("evalhouse")
+    subprocess.run([str(evalhouse), "build", "--quiet"], cwd=PROJECT, env=env, check=True)
 
 
 @pytest.fixture(scope="session")

@@ -43,9 +43,7 @@ def _run(cmd: list, project: Path) -> subprocess.CompletedProcess:
 
 
 def build(project: Path) -> None:
-    (project / "warehouse" / "build").mkdir(parents=True, exist_ok=True)
-    _run([BIN / "dbt", "build", "--no-use-colors"], project)
-    _run([BIN / "evalhouse", "publish"], project)
+    _run([BIN / "evalhouse", "build"], project)
 
 
 @pytest.fixture(scope="module")
@@ -360,6 +358,8 @@ def test_build_and_publish_while_the_app_reads(in_project):
     renders = []
     try:
         (in_project / "warehouse" / "build").mkdir(parents=True, exist_ok=True)
+        subprocess.run([str(BIN / "evalhouse"), "suite", "land"], cwd=in_project, env=_env(in_project), check=True,
+                       capture_output=True)
         dbt = subprocess.Popen([str(BIN / "dbt"), "build", "--no-use-colors"], cwd=in_project, env=_env(in_project),
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         while dbt.poll() is None:  # the app renders while dbt writes the build file

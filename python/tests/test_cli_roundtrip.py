@@ -16,7 +16,7 @@ import pytest
 PROJECT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 # Only what this test reads (the other suites' models do not depend on the Larkfield ratings).
-BUILD = ("dbt", "build", "--no-use-colors", "--quiet", "--indirect-selection", "cautious", "--select",
+BUILD = ("evalhouse", "build", "--quiet", "--indirect-selection", "cautious", "--select",
          "+fct_ratings", "+fct_reply_scores", "+fct_two_reader_agreement", "+dim_items", "+dim_responses",
          "+dim_rubric_levels")
 
