@@ -25,6 +25,9 @@ def _register_all() -> None:
 
     cli_suites.register(app)
     cli_suites.register_diff(app)
+    from evalhouse import cli_judge
+
+    cli_judge.register(app)
 
 
 @app.callback()
