@@ -149,9 +149,9 @@ def test_verdicts_land_as_ratings_with_tokens_and_cost(env, server):
     body = req["body"]
     assert (body["model"], body["temperature"], body["seed"]) == ("judge-x", 0.0, 0)
     assert body["response_format"] == {"type": "json_object"}
-    user = body["messages"][1]["content"]
-    assert "tone level 2" in user and "Give the tracking link" in user and "Here is the link." in user
     sent = next(q["body"] for q in server.requests if "Here is the link." in q["body"]["messages"][1]["content"])
+    user = sent["messages"][1]["content"]
+    assert "- 2: tone level 2" in user and "Give the tracking link" in user and "Where is my parcel?" in user
     assert r["prompt_hash"] == prompts.prompt_hash(sent["messages"])
     assert len({x["prompt_hash"] for x in rows}) == 4  # one prompt per reply, shared by its criteria rows
 
@@ -322,3 +322,45 @@ def test_pricing_and_token_estimates():
         price_for("x", Decimal("1"), None)
     msgs = [{"role": "user", "content": "é" * 8}]  # 8 characters, 16 UTF-8 bytes
     assert estimate_tokens(msgs) == 2 + 4 + 3 and max_input_tokens(msgs) == 16 + 4 + 3
+
+
+def test_judge_calls_reach_fct_judge_calls_next_to_older_store_files(env, server, tmp_path):
+    """dbt reads the stores written by a run (and a ratings file written before the judge columns existed)."""
+    import os
+    import subprocess
+    import sys
+
+    project = Path(__file__).resolve().parents[2]
+    server.script = [completion("not json at all"), (500, {"error": "x"}, 0)]
+    server.default = completion(verdict(2, 1), prompt_tokens=1000, completion_tokens=50)
+    go(env, server, concurrency=1)
+    server.default = completion(json.dumps({"winner": "tie", "reason": "both fine"}), 900, 20)
+    go(env, server, pairwise=True, both_orders=True, rubric_id=None, items=["i1"], price=None)
+    old = env["ratings"] / "s" / "20250101T000000Z_person_0000000000.csv"
+    old.write_text("suite,response_id,packet_id,letter,rater_id,rater_kind,criterion,score,reason,rubric_id,"
+                   "rubric_version,is_blind,rated_at,store_row\ns,r1a,,,ana,human,tone,2,,rb,1,false,"
+                   "2025-01-01T00:00:00,1\n", encoding="utf-8")
+    db = tmp_path / "dbt.duckdb"
+    run_env = dict(os.environ, DBT_PROFILES_DIR=str(project), EVALHOUSE_PROJECT_DIR=str(project),
+                   EVALHOUSE_DB=str(db), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    variables = json.dumps({"ratings_store_glob": f"{env['ratings']}/*/*.csv",
+                            "comparisons_store_glob": f"{env['comparisons']}/*/*.csv"})
+    dbt = Path(sys.executable).with_name("dbt")
+    done = subprocess.run([str(dbt), "build", "--no-use-colors", "--quiet", "-s", "+fct_judge_calls",
+                           "--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs"),
+                           "--vars", variables], cwd=project, env=run_env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("select call_kind, response_id, shown_first, status, input_tokens, cost, cost_reason, "
+                       "n_store_rows, raw_output from fct_judge_calls "
+                       "order by call_kind desc, response_id, shown_first").fetchall()
+    con.close()
+    no_price = "no price for the judge model (pricing table or --price-input / --price-output)"
+    assert rows == [
+        ("rubric", "r1a", None, "failed", 1000, Decimal("0.003"), None, 2, "not json at all"),
+        ("rubric", "r1b", None, "ok", 1000, Decimal("0.003"), None, 2, None),  # the 500 was retried
+        ("rubric", "r2a", None, "ok", 1000, Decimal("0.003"), None, 2, None),
+        ("rubric", "r2b", None, "ok", 1000, Decimal("0.003"), None, 2, None),
+        ("pairwise", None, "a", "ok", 900, None, no_price, 1, None),
+        ("pairwise", None, "b", "ok", 900, None, no_price, 1, None),
+    ]
