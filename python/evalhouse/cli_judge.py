@@ -88,6 +88,9 @@ def register(app: typer.Typer) -> None:
                     typer.echo(f"cost estimate: {e['cost_estimate']:.4f} USD (at most {e['cost_max']:.4f} USD)")
                 typer.echo("dry run: nothing was called")
                 return
+            if cfg.budget is not None and price is None:
+                raise JudgeError(f"--budget needs a price for {judge_model!r}: add it to the pricing table or pass "
+                                 "--price-input and --price-output")
             endpoint = endpoint_from_env()
             report = run(calls, cfg, endpoint, price, cache, ratings_dir, comparisons_dir)
         except (JudgeError, EndpointMissing, WarehouseMissing, ValueError) as exc:
