@@ -26,6 +26,9 @@ def _register_all() -> None:
     cli_suites.register(app)
     cli_suites.register_diff(app)
     cli_suites.register_build(app)
+    from evalhouse import cli_judge
+
+    cli_judge.register(app)
 
 
 @app.callback()

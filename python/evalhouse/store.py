@@ -1,6 +1,9 @@
 """The append-only ratings store: validate a ratings file and append it as a new store file, all or nothing.
 
-Store layout: ``data/ratings/<suite>/<UTC time>_<rater>_<hash>.csv``, columns ``STORE_COLUMNS``. A file is written
+Store layout: ``data/ratings/<suite>/<UTC time>_<rater>_<hash>.csv``, columns ``STORE_COLUMNS`` (the last ones,
+``JUDGE_COLUMNS``, describe the call of a judge run: model, prompt hash, temperature, seed, tokens, latency in ms,
+cost and currency, and on a failed call its raw reply and failure reason; older files without them are read
+with those columns empty). A file is written
 once (temporary file + hard link, which refuses to replace an existing name) and never edited; a person's ratings
 are never overwritten. dbt reads every file (stg_ratings_store__ratings).
 
@@ -29,9 +32,15 @@ from pathlib import Path
 from evalhouse import paths
 from evalhouse.files import write_new
 
+JUDGE_COLUMNS = [
+    "judge_model", "prompt_hash", "temperature", "seed", "input_tokens", "output_tokens", "latency_ms", "cost",
+    "cost_currency", "raw_output", "failure_reason",
+]
 STORE_COLUMNS = [
     "suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
     "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row",
+    # judge call metadata (evalhouse.judge), empty on other rows; files written before these columns stay readable
+    *JUDGE_COLUMNS,
 ]
 KEY_COLUMNS = ["export_id", "suite", "packet_id", "item_id", "letter", "response_id", "rubric_id", "rubric_version"]
 RATER_KINDS = ("human", "judge", "program", "metric")
