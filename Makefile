@@ -25,7 +25,6 @@ dbt-build: setup
 build: dbt-build
 
 expectations: setup
-	$(BIN)/evalhouse validate-raw
 	$(BIN)/evalhouse validate-decisions
 
 pytest: setup

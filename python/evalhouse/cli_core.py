@@ -1,4 +1,4 @@
-"""Core commands: publish the warehouse, blind export, ratings import, raw-data expectations."""
+"""Core commands: publish the warehouse, blind export, ratings import."""
 from __future__ import annotations
 
 import typer
@@ -16,7 +16,6 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"published {target}")
 
     _register_ratings(app)
-    _register_expectations(app)
 
 
 def _register_ratings(app: typer.Typer) -> None:
@@ -70,17 +69,3 @@ def _register_ratings(app: typer.Typer) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1)
         typer.echo(f"imported {n} ratings into {target}; run `make build` to rescore")
-
-
-def _register_expectations(app: typer.Typer) -> None:
-    @app.command("validate-raw")
-    def validate_raw(seed_dir: str = typer.Option(None, help="Folder of the Larkfield CSVs (default seeds/larkfield)")) -> None:
-        """Run the Great Expectations suites on the raw Larkfield inputs; exit 1 on any failure."""
-        from evalhouse.expectations import validate_larkfield
-
-        failures = validate_larkfield(seed_dir)
-        for f in failures:
-            typer.echo(f"FAIL {f}", err=True)
-        if failures:
-            raise typer.Exit(1)
-        typer.echo("raw Larkfield inputs: all expectations met")
