@@ -116,11 +116,11 @@ def main() -> None:
         n_cons = con.execute("select count(*) from fct_grade__consistency").fetchone()[0]
     print(f"pack generation (not timed by the target): {t_gen:.1f} s")
     print(f"dbt build (whole selection incl. start-up, staging, tests): {t_dbt:.1f} s")
-    for node in ["stg_grade__pack_responses", "int_response_labels", "int_gold", "int_responses",
+    for node in ["base_grade__pack_responses", "int_response_labels", "int_gold", "int_responses",
                  "fct_grade__fact_checks", "fct_grade__consistency"]:
         print(f"  {node:32s} {timing.get(node, float('nan')):7.2f} s")
     print(f"grounding path (responses table + labels + gold + fact checks): "
-          f"{sum(timing.get(n, 0) for n in ['stg_grade__pack_responses', 'int_response_labels', 'int_gold', 'int_responses', 'fct_grade__fact_checks']):.1f} s")
+          f"{sum(timing.get(n, 0) for n in ['base_grade__pack_responses', 'int_response_labels', 'int_gold', 'int_responses', 'fct_grade__fact_checks']):.1f} s")
     print(f"fact checks: {n_checks:,} rows; consistency: {n_cons:,} model x task rows")
 
 

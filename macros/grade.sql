@@ -60,19 +60,6 @@ concat(' ', trim(regexp_replace({{ grade_casefold(expr) }}, '[^\\p{L}\\p{N}]+', 
 (' ' || trim(regexp_replace({{ grade_casefold(expr) }}, '[^\pL\pN]+', ' ', 'g')) || ' ')
 {%- endmacro %}
 
-{#- grade_read_jsonl(glob, columns): newline-delimited JSON files with declared column types + source file name. -#}
-{% macro grade_read_jsonl(glob, columns) -%}
-  {{ return(adapter.dispatch('grade_read_jsonl', 'evalhouse')(glob, columns)) }}
-{%- endmacro %}
-{% macro default__grade_read_jsonl(glob, columns) -%}
-  {{ exceptions.raise_compiler_error("grade_read_jsonl is not implemented for adapter " ~ adapter.type()) }}
-{%- endmacro %}
-{% macro duckdb__grade_read_jsonl(glob, columns) -%}
-read_json('{{ glob }}', format = 'newline_delimited', filename = true, columns = {
-  {%- for name, type in columns.items() %}'{{ name }}': '{{ type }}'{{ ', ' if not loop.last }}{% endfor -%}
-})
-{%- endmacro %}
-
 {#- grade_read_parquet(glob) -#}
 {% macro grade_read_parquet(glob) -%}
   {{ return(adapter.dispatch('grade_read_parquet', 'evalhouse')(glob)) }}
@@ -102,13 +89,6 @@ explode({{ map_col }}) as ({{ key_alias }}, {{ value_alias }})
 {% macro duckdb__grade_unnest_map(map_col, key_alias, value_alias) -%}
 unnest(map_keys({{ map_col }})) as {{ key_alias }}, unnest(map_values({{ map_col }})) as {{ value_alias }}
 {%- endmacro %}
-
-{#- grade_string_agg(expr, sep): sorted, separated list of the group's values. -#}
-{% macro grade_string_agg(expr, sep) -%}
-  {{ return(adapter.dispatch('grade_string_agg', 'evalhouse')(expr, sep)) }}
-{%- endmacro %}
-{% macro default__grade_string_agg(expr, sep) -%}concat_ws('{{ sep }}', sort_array(collect_list({{ expr }}))){%- endmacro %}
-{% macro duckdb__grade_string_agg(expr, sep) -%}string_agg({{ expr }}, '{{ sep }}' order by {{ expr }}){%- endmacro %}
 
 {#- grade_raise(message_expr): an expression that aborts the query with the message (fails the dbt test/build). -#}
 {% macro grade_raise(message_expr) -%}

@@ -52,7 +52,7 @@ failures as (
 
 message as (
     select 'GRADE rubric weights rejected before scoring: '
-           || {{ grade_string_agg("weight_group || ': ' || problem", '; ') }} as msg
+           || {{ string_agg_ordered("weight_group || ': ' || problem", "weight_group || ': ' || problem", '; ') }} as msg
     from failures
     having count(*) > 0
 )
@@ -60,13 +60,4 @@ message as (
 select failures.weight_group, failures.weight_sum, failures.problem, {{ grade_raise('message.msg') }} as raised
 from failures
 cross join message
-{% endtest %}
-
-{#- grade_unique_combination: no two rows share the same values of `columns` (dbt_utils is not reachable
-    offline, so the one generic test we need is written here). -#}
-{% test grade_unique_combination(model, columns) %}
-select {{ columns | join(', ') }}, count(*) as n_rows
-from {{ model }}
-group by {{ columns | join(', ') }}
-having count(*) > 1
 {% endtest %}

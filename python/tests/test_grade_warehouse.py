@@ -133,9 +133,9 @@ def test_sql_metric_values_follow_the_python_rule(con):
 
     rows = con.execute("""select l.label_value, v.metric_value
                           from stg_grade__response_labels l
-                          join stg_grade__pack_responses r on r.response_id = l.response_id
+                          join stg_grade__responses r on r.response_id = l.response_id
                           left join int_grade__run_metric_values v
-                            on v.item_id = r.item_id and v.model = r.model and v.run = r.run
+                            on v.item_id = r.item_id and v.model = r.system_id and v.run = r.repetition
                            and v.metric_key = l.label_name""").fetchall()
     assert len(rows) > 500
     for text, sql_value in rows:

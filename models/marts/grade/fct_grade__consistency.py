@@ -1,7 +1,7 @@
 """GRADE consistency (C4) per pack x task x model over its runs: finding stability, ranking stability, metric
 variance and their 0.5 / 0.3 / 0.2 combination, computed by evalhouse.grade_consistency (pure functions, pytest).
 
-Inputs: each run's top-3 key_findings in rank order (stg_grade__response_items) and its numeric structured_metrics
+Inputs: each run's top-3 key_findings in rank order (int_grade__response_texts) and its numeric structured_metrics
 values (int_grade__run_metric_values: exactly one number and no letter in the value). Undefined sub-metrics are
 NULL with a reason. Columns are fetched through Arrow (one Python object per value is the slow part at scale).
 """
@@ -18,11 +18,11 @@ def model(dbt, session):
     tasks = dbt.ref("int_grade__tasks").select("pack_id, task_id, item_id").fetchall()
     task_of = {item_id: (pack_id, task_id) for pack_id, task_id, item_id in tasks}
 
-    responses = dbt.ref("stg_grade__pack_responses").select("response_id, item_id, model, run")
-    items = dbt.ref("stg_grade__response_items").filter("item_kind = 'key_finding' and position <= 3")
+    responses = dbt.ref("int_grade__responses").select("response_id, item_id, model, run")
+    items = dbt.ref("int_grade__response_texts").filter("text_kind = 'key_finding' and position <= 3")
     findings = (
         items.join(responses, "response_id")
-        .select("item_id, model, run, position, item_text")
+        .select("item_id, model, run, position, text_value as item_text")
         .order("item_id, model, run, position")
         .to_arrow_table()
     )

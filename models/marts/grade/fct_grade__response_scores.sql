@@ -2,9 +2,9 @@
 -- GRADE dimension scores per pack response (pack x task x model x run), each in [0, 1], DECIMAL(18,12).
 -- Consistency is per task x model over the runs (fct_grade__consistency), not per run.
 with responses as (
-    select r.response_id, r.pack_id, r.task_id, r.item_id, r.model, r.run, r.raw_text,
+    select r.response_id, t.pack_id, t.task_id, r.item_id, r.model, r.run, r.raw_text,
            t.track, t.entity_id_regex
-    from {{ ref('stg_grade__pack_responses') }} as r
+    from {{ ref('int_grade__responses') }} as r
     inner join {{ ref('int_grade__tasks') }} as t on t.item_id = r.item_id
 ),
 
@@ -39,7 +39,7 @@ judge as (
         ratings.criterion,
         avg(cast(ratings.score - criteria.min_score as double) / (criteria.max_score - criteria.min_score)) as score01,
         count(*)                                                        as n_ratings,
-        {{ grade_string_agg('ratings.rater_id', ', ') }}                as judges
+        {{ string_agg_ordered('ratings.rater_id', 'ratings.rater_id', ', ') }}          as judges
     from {{ ref('int_ratings') }} as ratings
     inner join {{ ref('int_rubric_criteria') }} as criteria
         on criteria.rubric_id = ratings.rubric_id
@@ -50,9 +50,7 @@ judge as (
 ),
 
 all_text as (
-    select response_id, item_text as txt from {{ ref('stg_grade__response_items') }}
-    union all
-    select response_id, raw_text from responses
+    select response_id, text_value as txt from {{ ref('int_grade__response_texts') }}
 ),
 
 evidence_markers as (

@@ -9,14 +9,8 @@ with tasks as (
 ),
 
 checks as (
-    select item_id, 'gold_insight' as check_kind, check_id, check_text, match_terms, about_uncertainty
-    from {{ ref('stg_grade__gold_insights') }}
-    union all
-    select item_id, 'required_limitation', check_id, check_text, match_terms, false
-    from {{ ref('stg_grade__required_limitations') }}
-    union all
-    select item_id, 'forbidden_claim', check_id, check_text, match_terms, false
-    from {{ ref('stg_grade__forbidden_claims') }}
+    select item_id, check_kind, check_id, check_text, match_terms, about_uncertainty
+    from {{ ref('int_grade__checks') }}
 ),
 
 term_pieces as (
@@ -38,16 +32,13 @@ term_counts as (
 
 responses as (
     select r.response_id, r.item_id, r.model, r.run, r.raw_text
-    from {{ ref('stg_grade__pack_responses') }} as r
+    from {{ ref('int_grade__responses') }} as r
     inner join tasks on tasks.item_id = r.item_id
 ),
 
 texts as (
-    select i.response_id, i.item_kind as text_kind, i.position, {{ grade_word_text('i.item_text') }} as words
-    from {{ ref('stg_grade__response_items') }} as i
-    union all
-    select response_id, 'raw_text', 0, {{ grade_word_text('raw_text') }}
-    from responses
+    select response_id, text_kind, position, {{ grade_word_text('text_value') }} as words
+    from {{ ref('int_grade__response_texts') }}
 ),
 
 eligible as (
@@ -86,13 +77,8 @@ found as (
 ),
 
 verdicts as (
-    select response_id, check_kind, check_id,
-           max(case when verdict = 'present' then 1 else 0 end)   as judge_present,
-           count(*)                                               as n_verdicts,
-           min(judge_model || '@' || prompt_version)              as judge
-    from {{ ref('stg_grade__judge_verdicts') }}
-    where verdict in ('present', 'absent')
-    group by response_id, check_kind, check_id
+    select response_id, check_kind, check_id, judge_present, judge
+    from {{ ref('int_grade__check_verdicts') }}
 ),
 
 grid as (

@@ -7,4 +7,4 @@ select
     claim_text                      as check_text,
     match_terms,
     filename                        as source_file
-from {{ read_store_csv(var('grade_packs_dir') ~ '/*/forbidden_claims.csv') }}
+from {{ read_source('grade', 'forbidden_claims') }}

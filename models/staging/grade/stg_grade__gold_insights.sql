@@ -9,4 +9,4 @@ select
     match_terms,
     coalesce(try_cast(about_uncertainty as boolean), false) as about_uncertainty,
     filename                                            as source_file
-from {{ read_store_csv(var('grade_packs_dir') ~ '/*/gold_insights.csv') }}
+from {{ read_source('grade', 'gold_insights') }}

@@ -11,4 +11,4 @@ select
     prompt_version,
     reason,
     filename                            as source_file
-from {{ read_store_csv(var('grade_packs_dir') ~ '/*/judge_verdicts.csv') }}
+from {{ read_source('grade', 'judge_verdicts') }}

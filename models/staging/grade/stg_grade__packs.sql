@@ -1,4 +1,4 @@
--- One row per GRADE pack (pack.csv of every pack folder under var('grade_packs_dir')).
+-- One row per GRADE pack (pack.csv of every pack folder, source grade.packs).
 select
     pack_id,
     title,
@@ -7,4 +7,4 @@ select
     entity_id_regex,
     source,
     filename                        as source_file
-from {{ read_store_csv(var('grade_packs_dir') ~ '/*/pack.csv') }}
+from {{ read_source('grade', 'packs') }}

@@ -2,7 +2,7 @@
 -- rater_id = '<judge_model>@<prompt_version>'; judge_model and prompt_version are also kept as columns.
 with raw as (
     select *, row_number() over (partition by filename order by (select null)) as source_row
-    from {{ read_store_csv(var('grade_packs_dir') ~ '/*/judge_ratings.csv') }}
+    from {{ read_source('grade', 'judge_ratings') }}
 )
 
 select

@@ -7,4 +7,4 @@ select
     limitation_text                 as check_text,
     match_terms,
     filename                        as source_file
-from {{ read_store_csv(var('grade_packs_dir') ~ '/*/required_limitations.csv') }}
+from {{ read_source('grade', 'required_limitations') }}

@@ -1,7 +1,7 @@
 -- The listed parts of each pack response, one row per item: key findings and limitations with their 1-based
 -- position (rank) in the response.
 with responses as (
-    select response_id, key_findings, limitations from {{ ref('stg_grade__pack_responses') }}
+    select response_id, key_findings, limitations from {{ ref('base_grade__pack_responses') }}
 ),
 
 findings as (

@@ -1,6 +1,6 @@
 -- structured_metrics of GRADE responses as reported labels: label_name = metric key, label_value = value as text.
 with responses as (
-    select response_id, structured_metrics from {{ ref('stg_grade__pack_responses') }}
+    select response_id, structured_metrics from {{ ref('base_grade__pack_responses') }}
 ),
 
 entries as (

@@ -9,4 +9,4 @@ select
     raw_text                        as response_text,
     raw_text                        as raw_output,
     false                           as is_reference_system
-from {{ ref('stg_grade__pack_responses') }}
+from {{ ref('base_grade__pack_responses') }}

@@ -1,4 +1,4 @@
--- The GRADE judge rubric (evidence_linkage, structure_usability; levels 0-4).
+-- The GRADE judge rubric (data/grade/judge_rubric_levels.csv: evidence_linkage, structure_usability; levels 0-4).
 select
     'grade'                                     as suite,
     rubric_id,
@@ -9,4 +9,4 @@ select
     cast(max_score as integer)                  as max_score,
     cast(level as integer)                      as level,
     anchor
-from {{ ref('grade_judge_rubric_levels') }}
+from {{ read_source('grade', 'judge_rubric_levels') }}

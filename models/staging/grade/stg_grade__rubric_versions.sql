@@ -1,4 +1,4 @@
--- Versions of the GRADE judge rubric.
+-- Versions of the GRADE judge rubric (data/grade/judge_rubric_versions.csv).
 select
     'grade'                             as suite,
     rubric_id,
@@ -6,4 +6,4 @@ select
     cast(effective_from as date)        as effective_from,
     changed_criteria,
     change_note
-from {{ ref('grade_judge_rubric_versions') }}
+from {{ read_source('grade', 'judge_rubric_versions') }}

@@ -2,7 +2,7 @@
 -- weight is DECIMAL(18,12) (exact sums); NULL when the cell is not a number (the weights test then rejects the task).
 with raw as (
     select *, row_number() over (partition by filename order by (select null)) as source_row
-    from {{ read_store_csv(var('grade_packs_dir') ~ '/*/task_weights.csv') }}
+    from {{ read_source('grade', 'task_weights') }}
 )
 
 select

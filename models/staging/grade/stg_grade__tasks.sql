@@ -8,4 +8,4 @@ select
     title,
     prompt,
     filename                         as source_file
-from {{ read_store_csv(var('grade_packs_dir') ~ '/*/tasks.csv') }}
+from {{ read_source('grade', 'tasks') }}
