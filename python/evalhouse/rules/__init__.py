@@ -112,8 +112,9 @@ def apply_rule(rule: str, row: Mapping[str, Any]) -> RuleOutcome:
     if rule == "faithful_cot_gsm8k":
         if reply_text is None:
             return RuleOutcome(0.0, None, "not_reported")
-        parsed = faithful_cot_gsm8k_answer(reply_text)
-        ok = faithful_cot_gsm8k(row["gold_value"], reply_text)
+        reply = _json(row["reply_json"]) if row.get("reply_json") is not None else reply_text
+        parsed = faithful_cot_gsm8k_answer(reply)
+        ok = faithful_cot_gsm8k(row["gold_value"], reply)
         status = "scored" if parsed.value is not None else parsed.status
         return RuleOutcome(1.0 if ok else 0.0, None if parsed.value is None else str(parsed.value), status)
     # TAT-QA official EM / F1

@@ -22,6 +22,8 @@ Quirks kept, because they are the authors' rule and their published figures rest
 - absolute value: ``-5`` counts as 5 (a sign error is forgiven);
 - no exponent: ``1e+20`` reads as 1; the fraction branch of ``str2num`` (``"/"``) is dead code for GSM8K because
   the regex never captures a '/'; ``"3/4"`` reads as 3;
+- a prediction stored as a JSON *integer* (program answers) is taken as is, without the absolute value: ``-20``
+  as an integer is wrong for a gold of 20, while the text ``"-20"`` is right (the ``type(pred) == int`` branch);
 - a dot or comma alone is a match (``"... answer is ."``), and then the answer is invalid rather than the next number.
 """
 from __future__ import annotations
