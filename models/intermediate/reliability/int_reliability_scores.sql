@@ -3,8 +3,12 @@
 --   * a whole, in-range score is used as is;
 --   * a judge / metric / program score that is in range but not a whole level (e.g. HANNA's LLM scores = means of
 --     sampled answers, GPT-4's 4.5) is used as its decimal value (rater_kind human must give whole levels);
+--   * a metric score (rater_kind metric: BLEU, BERTScore ...) is on the metric's own scale, not the rubric's: its
+--     number is used as it is;
 --   * anything else (missing, not a number, out of range, unknown criterion, a human's fractional score) gets
 --     score_value NULL and excluded_reason = int_ratings.score_problem: it is counted, never used, never 0.
+-- score_value_as_recorded: the released number as it is, failure codes and out-of-range values included (NULL only
+-- when missing / not a number / unknown criterion): the judge_failure_policy 'as_recorded' of the reliability marts.
 -- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
 with ratings as (
     select * from {{ ref('int_ratings') }}
@@ -29,12 +33,19 @@ valued as (
         criteria.min_score,
         criteria.max_score,
         case
+            when ratings.rater_kind = 'metric'
+                 and (ratings.score_problem is null or ratings.score_problem in ('not_a_whole_level', 'out_of_range'))
+                then try_cast(ratings.score_text as double)
             when ratings.score is not null then cast(ratings.score as double)
             when ratings.score_problem = 'not_a_whole_level'
                  and ratings.rater_kind in ('judge', 'metric', 'program')
                  and try_cast(ratings.score_text as double) between criteria.min_score and criteria.max_score
                 then try_cast(ratings.score_text as double)
-        end as score_value
+        end as score_value,
+        case
+            when ratings.score_problem is null or ratings.score_problem in ('not_a_whole_level', 'out_of_range')
+                then try_cast(ratings.score_text as double)
+        end as score_value_as_recorded
     from ratings
     left join criteria
         on criteria.rubric_id = ratings.rubric_id
@@ -58,8 +69,10 @@ select
     valued.rater_id,
     valued.rater_kind,
     avg(valued.score_value)                                         as score_value,
+    avg(valued.score_value_as_recorded)                             as score_value_as_recorded,
     count(valued.score_value)                                       as n_scores,
     count(*) - count(valued.score_value)                            as n_excluded,
+    count(*) - count(valued.score_value_as_recorded)                as n_excluded_as_recorded,
     min(case when valued.score_value is null then coalesce(valued.score_problem, 'unusable') end)
                                                                     as excluded_reason
 from valued
