@@ -7,6 +7,8 @@
 --     number is used as it is;
 --   * anything else (missing, not a number, out of range, unknown criterion, a human's fractional score) gets
 --     score_value NULL and excluded_reason = int_ratings.score_problem: it is counted, never used, never 0.
+-- Automatic-metric raters (stg_hanna__metric_scores: HANNA's 72 metrics, rater_kind metric) are not rubric ratings
+-- and are added here only, their values as they are under both policies.
 -- score_value_as_recorded: the released number as it is, failure codes and out-of-range values included (NULL only
 -- when missing / not a number / unknown criterion): the judge_failure_policy 'as_recorded' of the reliability marts.
 -- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
@@ -82,3 +84,34 @@ group by
     valued.suite, items.task, valued.rubric_id, valued.rubric_version, valued.criterion, valued.response_id,
     responses.item_id, responses.system_id, responses.is_reference_system, length(responses.response_text),
     valued.rater_id, valued.rater_kind
+
+union all
+
+select
+    metric.suite,
+    items.task,
+    metric.rubric_id,
+    metric.rubric_version,
+    metric.criterion,
+    criteria.min_score,
+    criteria.max_score,
+    metric.response_id,
+    responses.item_id,
+    responses.system_id,
+    responses.is_reference_system,
+    length(responses.response_text)                                 as response_chars,
+    metric.rater_id,
+    metric.rater_kind,
+    metric.score_value,
+    metric.score_value                                              as score_value_as_recorded,
+    cast(case when metric.score_value is null then 0 else 1 end as bigint) as n_scores,
+    cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded,
+    cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded_as_recorded,
+    case when metric.score_value is null then 'missing' end         as excluded_reason
+from {{ ref('stg_hanna__metric_scores') }} as metric
+inner join responses on responses.response_id = metric.response_id
+left join items on items.item_id = responses.item_id
+left join criteria
+    on criteria.rubric_id = metric.rubric_id
+   and criteria.rubric_version = metric.rubric_version
+   and criteria.criterion = metric.criterion

@@ -2,9 +2,6 @@
 --   * human: rater positions human_position_1..3 (positions, not people: 22 MTurk workers filled them), 1-5;
 --   * judge: <LLM>/eval_prompt_<p> for 5 LLMs x 4 prompts, 1-5, fractional (mean of sampled answers; int_ratings
 --     marks them not_a_whole_level, the reliability marts use the in-range value);
---   * metric: the 72 automatic metrics (rater_id = the metric's column name, byte-exact), one row per story x
---     criterion of the story rubric (a metric is one score per story, compared with every criterion), on the
---     metric's own scale (int_reliability_scores uses the value as it is);
 --   * human: user-study flags, positions mturk_position_1..3, 0/1, rubric hanna_explanation_flags.
 with scores as (
     select *, row_number() over (order by story_id, source_column) as source_row
@@ -42,29 +39,6 @@ story_ratings as (
     left join codes on codes.code = parsed.code  -- an unknown code keeps its row: int_ratings flags unknown_criterion
 ),
 
-metric_scores as (
-    select *, row_number() over (order by story_id, source_column) as source_row
-    from {{ read_parquet_source('hanna', 'metric_scores') }}
-),
-
-story_criteria as (
-    select distinct criterion from codes where criterion is not null
-),
-
-metric_ratings as (
-    select
-        'data/hanna/hanna_metric_scores.parquet'            as source_file,
-        cast(source_row as integer)                         as source_row,
-        'hanna-story-' || cast(story_id as varchar)         as response_id,
-        cast(source_column as varchar)                      as rater_id,
-        'metric'                                            as rater_kind,
-        story_criteria.criterion,
-        cast(score as varchar)                              as score_text,
-        'hanna_story'                                       as rubric_id
-    from metric_scores
-    cross join story_criteria
-),
-
 user_study as (
     select * from {{ read_parquet_source('hanna', 'user_study') }}
 ),
@@ -90,12 +64,6 @@ select
     cast(null as varchar) as reason, rubric_id, 1 as rubric_version, cast(null as boolean) as is_blind,
     cast(null as timestamp) as rated_at
 from story_ratings
-union all
-select
-    'hanna' as suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text,
-    cast(null as varchar) as reason, rubric_id, 1 as rubric_version, cast(null as boolean) as is_blind,
-    cast(null as timestamp) as rated_at
-from metric_ratings
 union all
 select
     'hanna', source_file, source_row, response_id, rater_id, rater_kind, flags.criterion, score_text,
