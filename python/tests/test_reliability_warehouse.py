@@ -114,7 +114,7 @@ def test_hanna_out_of_scale_judge_scores_are_excluded_and_counted(con):
     assert r["excluded"] > 0 and r["n_min"] < 1056
     raw = rows(con, """select count(*) as n from int_ratings where suite = 'hanna' and score_problem = 'out_of_range'""")
     assert raw[0]["n"] == 255
-    hanna_diag = rows(con, "select * from (select * from fct_judge_diagnostics where judge_failure_policy = 'excluded') as judge_diagnostics where suite = 'hanna' and criterion = 'relevance'")
+    hanna_diag = rows(con, "select * from (select * from fct_judge_diagnostics where judge_failure_policy = 'excluded') as judge_diagnostics where suite = 'hanna' and criterion = 'relevance' and rater_kind = 'judge'")
     assert len(hanna_diag) == 20
     assert all(d["judge_length_spearman"] is None and d["length_reason"] == "no response texts in this suite"
                for d in hanna_diag)

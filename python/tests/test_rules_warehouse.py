@@ -106,10 +106,10 @@ def test_house_rule_rows_equal_fact_checks(warehouse):
 
 def test_house_python_rules_agree_with_sql_on_every_shipped_fact(warehouse):
     from evalhouse.rules import apply_rule
-    rows = warehouse.execute("""select gold_kind, gold_value, reply_text, abs_tol, rel_tol, passed_exact, passed
+    rows = warehouse.execute("""select g.gold_kind, g.gold_value, f.reply_text, g.abs_tol, g.rel_tol, f.passed_exact, f.passed
                                 from fct_grade__fact_checks f join int_gold g using (suite, item_id)
                                 where g.gold_key = f.fact_key and g.gold_kind in ('numeric_fact', 'string_fact')""").fetchall()
-    assert len(rows) > 40000
+    assert len(rows) == 39326  # TAT-QA 5 x 1,450 + GSM8K 24 x 1,319 + GRADE pack facts 420
     for kind, gold, reply, a, r, exact, tol in rows:
         row = {"gold_kind": kind, "gold_value": gold, "reply_text": reply, "abs_tol": a, "rel_tol": r}
         assert apply_rule("house_exact", row).correct == exact, (gold, reply)
@@ -163,18 +163,44 @@ def _ours_human(cells, c, level):
     return float(np.round(np.mean([cells[(c, f"human_position_{i}", level)] for i in (1, 2, 3)])))
 
 
-@pytest.mark.parametrize("level", ["item", "system"])
-def test_hanna_as_recorded_reproduces_the_tacl_heat_maps(warehouse, level):
+def _system_means_tied(con, criterion, rater_id):
+    """True when the human-mean or the rater's per-system means (10 generated systems) hold an exact tie, seen as
+    equal values at 10 decimals: float summation order then decides whether Kendall's tau-b sees the tie."""
+    df = con.execute("""select response_id, system_id, rater_id, rater_kind, score_value_as_recorded as v
+                        from int_reliability_scores where suite = 'hanna' and rubric_id = 'hanna_story'
+                          and not is_reference_system and criterion = ?""", [criterion]).df()
+    human = df[df["rater_kind"] == "human"].groupby(["system_id", "response_id"])["v"].mean()
+    hm = human.groupby("system_id").mean().round(10)
+    rater = df[df["rater_id"] == rater_id].groupby("system_id")["v"].mean().round(10)
+    return bool(hm.duplicated().any() or rater.duplicated().any())
+
+
+def test_hanna_as_recorded_reproduces_the_tacl_heat_maps_story_level(warehouse):
     cells = _hanna_cells(warehouse, "as_recorded")
-    published = _published(level)
-    mismatches = []
+    published = _published("item")
+    assert len(published) == 6 * (16 + 8 + 1)
+    got = {k: (_ours_human(cells, k[0], "item") if k[1] == "Human" else cells[k]) for k in published}
+    assert {k: v for k, v in got.items() if v != published[k]} == {}  # all 150 cells
+
+
+def test_hanna_as_recorded_system_level_cells(warehouse):
+    # 122 of the 150 system-level cells are equal. The other 28 are cells whose 10 per-system means hold an exact
+    # tie (e.g. human Complexity: two pairs of systems at 2.409722 and 2.493056): the notebook's np.mean over the
+    # release order breaks such a tie by float noise, our mean (another summation order) may keep it, so tau-b
+    # differs by a few points (e.g. Beluga-13B 1 on Complexity: 72 published, 70 here). Not adjusted: a tie in
+    # exact arithmetic is a tie.
+    cells = _hanna_cells(warehouse, "as_recorded")
+    published = _published("system")
+    equal, tied = 0, []
     for key, want in published.items():
         c, r, lv = key
         ours = _ours_human(cells, c, lv) if r == "Human" else cells[key]
-        if ours != want:
-            mismatches.append((key, want, ours))
-    assert len(published) == 6 * (16 + 8 + 1)
-    assert mismatches == []
+        if ours == want:
+            equal += 1
+        else:
+            tied.append(key)
+            assert r != "Human" and _system_means_tied(warehouse, c, r), (key, want, ours)
+    assert (equal, len(tied)) == (122, 28)
 
 
 def test_hanna_excluded_policy_differs_where_failure_codes_were_averaged_in(warehouse):

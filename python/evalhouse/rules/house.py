@@ -22,7 +22,7 @@ A reply that is missing, holds no number, or holds an unparseable number is wron
 """
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 from evalhouse.grade_text import number_tokens, parse_number_token
 
@@ -31,12 +31,13 @@ __all__ = ["house_number", "house_exact", "house_tolerance"]
 _Q18 = Decimal("1e-18")
 _Q12 = Decimal("1e-12")
 _LIMIT = Decimal("1e20")
+_CTX = Context(prec=60)  # DECIMAL(38, 18) values need 38 digits; the default context keeps 28
 
 
 def _dec(value: Decimal | None, quantum: Decimal) -> Decimal | None:
     if value is None or not value.is_finite() or abs(value) >= _LIMIT:
         return None
-    return value.quantize(quantum, rounding=ROUND_HALF_UP)
+    return value.quantize(quantum, rounding=ROUND_HALF_UP, context=_CTX)
 
 
 def house_number(text: str | None, *, last: bool = True) -> Decimal | None:
@@ -76,8 +77,8 @@ def house_tolerance(gold_kind: str, gold_value: str, reply: str | None, abs_tol:
             return False
         a = Decimal(str(abs_tol or 0))
         rel = Decimal(str(rel_tol or 0))
-        tol = a + _dec(rel * _dec(abs(g), _Q12), _Q18)
-        return abs(r - g) <= tol
+        tol = _CTX.add(a, _dec(_CTX.multiply(rel, _dec(abs(g), _Q12)), _Q18))
+        return _CTX.subtract(r, g).copy_abs() <= tol
     if gold_kind == "string_fact":
         return _trim(reply).casefold() == _trim(gold_value).casefold()
     raise ValueError(f"house_tolerance does not apply to gold kind {gold_kind!r}")
