@@ -61,11 +61,13 @@ def import_tatqa(src: Path, out: Path) -> None:
                 questions.setdefault(r["question_id"], {
                     "question_id": r["question_id"], "question": r["question"], "answer_type": r["answer_type"],
                     "scale": r["scale"], "gold_answer": gold_text, "gold_json_kind": gold_kind,
-                    "derivation": r.get("derivation") or None})
+                    "derivation": r.get("derivation") or None,
+                    "gold_answer_json": json.dumps(json.loads(line)["answer"], ensure_ascii=False)})
                 pred_text, pred_kind = _as_text(r.get("pred_answer"))
                 gen = r.get("generated")
                 preds.append({"config": config, "model": model, "prompting": prompting,
                               "question_id": r["question_id"], "pred_answer": pred_text, "pred_json_kind": pred_kind,
+                              "pred_answer_json": json.dumps(json.loads(line).get("pred_answer"), ensure_ascii=False),
                               "pred_scale": _as_text(r.get("pred_scale"))[0],
                               "generated": gen[0] if isinstance(gen, list) and gen else _as_text(gen)[0]})
     out.mkdir(parents=True, exist_ok=True)
@@ -98,7 +100,8 @@ def import_gsm8k(src: Path, out: Path) -> None:
                 r = json.loads(line)
                 preds.append({"config": d.name, "model": GSM8K_LMS[lm], "prompting": prompt,
                               "question_id": str(r["id"]), "answer": None if r["answer"] is None else str(r["answer"]),
-                              "completion": r["completion"]})
+                              "completion": r["completion"],
+                              "answer_json": json.dumps(r.get("answer"), ensure_ascii=False)})
     out.mkdir(parents=True, exist_ok=True)
     pq.write_table(pa.Table.from_pylist(questions), out / "questions.parquet", compression="zstd",
                    compression_level=19)

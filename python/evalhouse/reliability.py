@@ -24,6 +24,35 @@ from evalhouse import stats
 
 GROUP = ["suite", "task", "rubric_id", "rubric_version", "criterion"]
 JUDGE_KINDS = ("judge", "metric", "program")
+# Judge-failure policies of the judge-human marts. excluded: failure codes and out-of-range values are left out and
+# counted (score_value); as_recorded: the released values are used as they are (score_value_as_recorded), as the
+# data's authors did (Chhun et al. 2024 correlate HANNA's judge columns with their -1 / 0 codes averaged in).
+FAILURE_POLICIES = ("excluded", "as_recorded")
+
+
+def with_failure_policy(scores: pd.DataFrame, policy: str) -> pd.DataFrame:
+    """The scores as a judge-failure policy reads them: ``excluded`` = as given; ``as_recorded`` = score_value and
+    n_excluded replaced by score_value_as_recorded / n_excluded_as_recorded (when those columns exist)."""
+    if policy not in FAILURE_POLICIES:
+        raise ValueError(f"unknown judge_failure_policy {policy!r} (known: {', '.join(FAILURE_POLICIES)})")
+    if policy == "excluded" or "score_value_as_recorded" not in scores.columns:
+        return scores
+    out = scores.copy()
+    out["score_value"] = out["score_value_as_recorded"]
+    if "n_excluded_as_recorded" in out.columns:
+        out["n_excluded"] = out["n_excluded_as_recorded"]
+    return out
+
+
+def by_failure_policy(table_fn, scores: pd.DataFrame) -> pd.DataFrame:
+    """``table_fn`` computed under each judge-failure policy, stacked, with a ``judge_failure_policy`` column
+    (second column after suite)."""
+    parts = []
+    for policy in FAILURE_POLICIES:
+        t = table_fn(with_failure_policy(scores, policy))
+        t.insert(1, "judge_failure_policy", pd.array([policy] * len(t), dtype="string"))
+        parts.append(t)
+    return pd.concat(parts, ignore_index=True)
 
 
 def frame_from_relation(relation) -> pd.DataFrame:
@@ -361,7 +390,8 @@ def coder_set_alpha_table(scores: pd.DataFrame, directions: pd.DataFrame | None 
                                   "rater_id"].unique())
         if not humans:
             continue
-        judges = sorted(frame.loc[frame["rater_kind"].isin(JUDGE_KINDS) & frame["score_value"].notna(),
+        # metric raters score on their own scale, not the rubric's: alpha with them as coders is not defined
+        judges = sorted(frame.loc[frame["rater_kind"].isin(("judge", "program")) & frame["score_value"].notna(),
                                   "rater_id"].unique())
         higher = _direction(directions, key)
         wide = _matrix(frame)

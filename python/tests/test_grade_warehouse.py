@@ -88,8 +88,13 @@ def test_judge_ratings_are_ratings_of_kind_judge_in_the_shared_model(con):
 
 
 def _acc(con, suite, run, kind="all"):
-    return con.execute("""select n_facts, n_exact, n_tolerance, accuracy_exact_pct, accuracy_tolerance_pct
-                          from fct_grade__grounding_run_accuracy where suite = ? and run_id = ? and fact_kind = ?""",
+    """(n_items, n_correct house_exact, n_correct house_tolerance, accuracy_pct exact, accuracy_pct tolerance)."""
+    return con.execute("""select e.n_items, e.n_correct, t.n_correct, e.accuracy_pct, t.accuracy_pct
+                          from fct_grade__grounding_run_accuracy e
+                          join fct_grade__grounding_run_accuracy t
+                            on t.suite = e.suite and t.run_id = e.run_id and t.fact_kind = e.fact_kind
+                           and t.answer_rule = 'house_tolerance'
+                          where e.answer_rule = 'house_exact' and e.suite = ? and e.run_id = ? and e.fact_kind = ?""",
                        [suite, run, kind]).fetchone()
 
 
@@ -122,7 +127,7 @@ def test_every_grade_mart_column_is_documented(con):
     described = {m["name"]: {c["name"] for c in m.get("columns", []) if c.get("description")} for m in doc["models"]}
     marts = [r[0] for r in con.execute("select table_name from information_schema.tables "
                                        "where table_name like 'fct_grade__%' or table_name like 'dim_grade__%'").fetchall()]
-    assert len(marts) == 10
+    assert len(marts) == 11  # + fct_grade__answer_rule_checks
     for mart in marts:
         cols = {r[0] for r in con.execute(f"select column_name from (describe {mart})").fetchall()}
         assert cols - described.get(mart, set()) == set(), mart

@@ -54,7 +54,7 @@ def test_hanna_data_model_counts(con):
 
 def test_hanna_tau_b_for_every_judge_and_the_human_ceiling(con):
     got = rows(con, """select criterion, rater_id, level, kendall_tau_b, n, n_systems
-                       from fct_judge_human_agreement
+                       from (select * from fct_judge_human_agreement where judge_failure_policy = 'excluded') as judge_human_agreement
                        where suite = 'hanna' and rubric_id = 'hanna_story' and reference_system_included""")
     index = {(g["criterion"], g["rater_id"], g["level"]): g for g in got}
     for criterion in HANNA_CRITERIA:
@@ -75,7 +75,7 @@ def test_hanna_tau_b_for_every_judge_and_the_human_ceiling(con):
 
 def test_hanna_reference_system_flag(con):
     r = rows(con, """select reference_system_included, level, min(n) as n
-                     from fct_judge_human_agreement
+                     from (select * from fct_judge_human_agreement where judge_failure_policy = 'excluded') as judge_human_agreement
                      where suite = 'hanna' and rater_id = 'ChatGPT/eval_prompt_1' and criterion = 'relevance'
                      group by all order by all""")
     assert [(x["reference_system_included"], x["level"], x["n"]) for x in r] == [
@@ -110,11 +110,11 @@ def test_hanna_user_study_gwet_ac1(con):
 
 def test_hanna_out_of_scale_judge_scores_are_excluded_and_counted(con):
     r = rows(con, """select sum(n_judge_scores_excluded) as excluded, min(n_items) as n_min
-                     from fct_judge_diagnostics where suite = 'hanna' and rater_id = 'Mistral-7B/eval_prompt_1'""")[0]
+                     from (select * from fct_judge_diagnostics where judge_failure_policy = 'excluded') as judge_diagnostics where suite = 'hanna' and rater_id = 'Mistral-7B/eval_prompt_1'""")[0]
     assert r["excluded"] > 0 and r["n_min"] < 1056
     raw = rows(con, """select count(*) as n from int_ratings where suite = 'hanna' and score_problem = 'out_of_range'""")
     assert raw[0]["n"] == 255
-    hanna_diag = rows(con, "select * from fct_judge_diagnostics where suite = 'hanna' and criterion = 'relevance'")
+    hanna_diag = rows(con, "select * from (select * from fct_judge_diagnostics where judge_failure_policy = 'excluded') as judge_diagnostics where suite = 'hanna' and criterion = 'relevance' and rater_kind = 'judge'")
     assert len(hanna_diag) == 20
     assert all(d["judge_length_spearman"] is None and d["length_reason"] == "no response texts in this suite"
                for d in hanna_diag)
@@ -159,7 +159,7 @@ def test_sottana_system_rankings_and_direction(con):
 
 
 def test_sottana_diagnostics_have_length_correlation(con):
-    got = rows(con, "select * from fct_judge_diagnostics where suite = 'sottana'")
+    got = rows(con, "select * from (select * from fct_judge_diagnostics where judge_failure_policy = 'excluded') as judge_diagnostics where suite = 'sottana'")
     assert len(got) == 10
     for g in got:
         assert g["n_items"] == 400  # 100 items x 4 systems

@@ -3,8 +3,14 @@
 --   * a whole, in-range score is used as is;
 --   * a judge / metric / program score that is in range but not a whole level (e.g. HANNA's LLM scores = means of
 --     sampled answers, GPT-4's 4.5) is used as its decimal value (rater_kind human must give whole levels);
+--   * a metric score (rater_kind metric: BLEU, BERTScore ...) is on the metric's own scale, not the rubric's: its
+--     number is used as it is;
 --   * anything else (missing, not a number, out of range, unknown criterion, a human's fractional score) gets
 --     score_value NULL and excluded_reason = int_ratings.score_problem: it is counted, never used, never 0.
+-- Automatic-metric raters (stg_hanna__metric_scores: HANNA's 72 metrics, rater_kind metric) are not rubric ratings
+-- and are added here only, their values as they are under both policies.
+-- score_value_as_recorded: the released number as it is, failure codes and out-of-range values included (NULL only
+-- when missing / not a number / unknown criterion): the judge_failure_policy 'as_recorded' of the reliability marts.
 -- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
 with ratings as (
     select * from {{ ref('int_ratings') }}
@@ -29,12 +35,19 @@ valued as (
         criteria.min_score,
         criteria.max_score,
         case
+            when ratings.rater_kind = 'metric'
+                 and (ratings.score_problem is null or ratings.score_problem in ('not_a_whole_level', 'out_of_range'))
+                then try_cast(ratings.score_text as double)
             when ratings.score is not null then cast(ratings.score as double)
             when ratings.score_problem = 'not_a_whole_level'
                  and ratings.rater_kind in ('judge', 'metric', 'program')
                  and try_cast(ratings.score_text as double) between criteria.min_score and criteria.max_score
                 then try_cast(ratings.score_text as double)
-        end as score_value
+        end as score_value,
+        case
+            when ratings.score_problem is null or ratings.score_problem in ('not_a_whole_level', 'out_of_range')
+                then try_cast(ratings.score_text as double)
+        end as score_value_as_recorded
     from ratings
     left join criteria
         on criteria.rubric_id = ratings.rubric_id
@@ -58,8 +71,10 @@ select
     valued.rater_id,
     valued.rater_kind,
     avg(valued.score_value)                                         as score_value,
+    avg(valued.score_value_as_recorded)                             as score_value_as_recorded,
     count(valued.score_value)                                       as n_scores,
     count(*) - count(valued.score_value)                            as n_excluded,
+    count(*) - count(valued.score_value_as_recorded)                as n_excluded_as_recorded,
     min(case when valued.score_value is null then coalesce(valued.score_problem, 'unusable') end)
                                                                     as excluded_reason
 from valued
@@ -69,3 +84,34 @@ group by
     valued.suite, items.task, valued.rubric_id, valued.rubric_version, valued.criterion, valued.response_id,
     responses.item_id, responses.system_id, responses.is_reference_system, length(responses.response_text),
     valued.rater_id, valued.rater_kind
+
+union all
+
+select
+    metric.suite,
+    items.task,
+    metric.rubric_id,
+    metric.rubric_version,
+    metric.criterion,
+    criteria.min_score,
+    criteria.max_score,
+    metric.response_id,
+    responses.item_id,
+    responses.system_id,
+    responses.is_reference_system,
+    length(responses.response_text)                                 as response_chars,
+    metric.rater_id,
+    metric.rater_kind,
+    metric.score_value,
+    metric.score_value                                              as score_value_as_recorded,
+    cast(case when metric.score_value is null then 0 else 1 end as bigint) as n_scores,
+    cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded,
+    cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded_as_recorded,
+    case when metric.score_value is null then 'missing' end         as excluded_reason
+from {{ ref('stg_hanna__metric_scores') }} as metric
+inner join responses on responses.response_id = metric.response_id
+left join items on items.item_id = responses.item_id
+left join criteria
+    on criteria.rubric_id = metric.rubric_id
+   and criteria.rubric_version = metric.rubric_version
+   and criteria.criterion = metric.criterion

@@ -1,12 +1,13 @@
 """AlpacaEval-style judge diagnostics: bias, variance, same-level share, length correlation.
 
+One block of rows per judge-failure policy (excluded, as_recorded; evalhouse.reliability.FAILURE_POLICIES).
 The logic is evalhouse.reliability.judge_diagnostics_table (statistics in evalhouse.stats); see _reliability__models.yml.
 """
 
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import frame_from_relation, judge_diagnostics_table
+    from evalhouse.reliability import by_failure_policy, frame_from_relation, judge_diagnostics_table
 
     scores = frame_from_relation(dbt.ref("int_reliability_scores"))
-    return judge_diagnostics_table(scores)
+    return by_failure_policy(judge_diagnostics_table, scores)

@@ -1,12 +1,13 @@
 """Each judge / metric and each human rater position against the human mean, item and system level.
 
+One block of rows per judge-failure policy (excluded, as_recorded; evalhouse.reliability.FAILURE_POLICIES).
 The logic is evalhouse.reliability.judge_human_table (statistics in evalhouse.stats); see _reliability__models.yml.
 """
 
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import frame_from_relation, judge_human_table
+    from evalhouse.reliability import by_failure_policy, frame_from_relation, judge_human_table
 
     scores = frame_from_relation(dbt.ref("int_reliability_scores"))
-    return judge_human_table(scores)
+    return by_failure_policy(judge_human_table, scores)

@@ -1,0 +1,132 @@
+"""Answer rules: named, documented ways of deciding whether a reported answer matches its gold answer.
+
+A suite chooses its rules per gold kind in the dbt var ``answer_rules`` (``dbt_project.yml``); every rule named
+there must be in :data:`RULES` and apply to that gold kind, else the build stops at parse time (macro
+``answer_rules_checked`` in ``macros/answer_rules.sql``, which mirrors :data:`RULES`; a test keeps the two equal).
+
+=====================  =====================================  =========================================
+rule                   gold kinds                             source
+=====================  =====================================  =========================================
+house_exact            numeric_fact, string_fact              :mod:`evalhouse.rules.house`
+house_tolerance        numeric_fact, string_fact              :mod:`evalhouse.rules.house`
+tatqa_official_em      numeric_fact, string_fact,             :mod:`evalhouse.rules.tatqa`
+                       span_list_fact                         (TAT-QA ``tatqa_metric.py``)
+tatqa_official_f1      (as tatqa_official_em)                 idem
+faithful_cot_gsm8k     numeric_fact                           :mod:`evalhouse.rules.faithful_cot`
+=====================  =====================================  =========================================
+
+:func:`apply_rule` scores one row of ``int_grade__answer_rule_inputs`` (score 0..1; ``correct`` = score 1).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from evalhouse.rules.faithful_cot import faithful_cot_gsm8k, faithful_cot_gsm8k_answer
+from evalhouse.rules.house import house_exact, house_tolerance
+from evalhouse.rules.tatqa import tatqa_official
+
+__all__ = ["RuleSpec", "RULES", "GOLD_KINDS", "RuleOutcome", "apply_rule", "check_answer_rules"]
+
+GOLD_KINDS = ("numeric_fact", "string_fact", "span_list_fact")
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    name: str
+    gold_kinds: tuple[str, ...]
+    source: str
+
+
+RULES: dict[str, RuleSpec] = {
+    "house_exact": RuleSpec("house_exact", ("numeric_fact", "string_fact"),
+                            "evalhouse.rules.house: last number token, exact decimal; strings trimmed, exact"),
+    "house_tolerance": RuleSpec("house_tolerance", ("numeric_fact", "string_fact"),
+                                "evalhouse.rules.house: last number token within abs_tol + rel_tol x |gold|; "
+                                "strings case-folded"),
+    "tatqa_official_em": RuleSpec("tatqa_official_em", ("numeric_fact", "string_fact", "span_list_fact"),
+                                  "TAT-QA official metric (NExTplusplus/TAT-QA tatqa_metric.py), exact match"),
+    "tatqa_official_f1": RuleSpec("tatqa_official_f1", ("numeric_fact", "string_fact", "span_list_fact"),
+                                  "TAT-QA official metric (NExTplusplus/TAT-QA tatqa_metric.py), DROP token F1"),
+    "faithful_cot_gsm8k": RuleSpec("faithful_cot_gsm8k", ("numeric_fact",),
+                                   "Faithful-CoT (veronica320/Faithful-COT source/dataset/utils.py): first number, "
+                                   "truncated to int, absolute value, = gold int"),
+}
+
+
+def check_answer_rules(answer_rules: Mapping[str, Mapping[str, list[str]]]) -> None:
+    """Raise ValueError naming the var path when a rule is unknown or does not apply to its gold kind."""
+    for suite, kinds in answer_rules.items():
+        if not isinstance(kinds, Mapping):
+            raise ValueError(f"answer_rules.{suite}: expected a mapping gold kind -> list of rules")
+        for kind, names in kinds.items():
+            if kind not in GOLD_KINDS:
+                raise ValueError(f"answer_rules.{suite}.{kind}: unknown gold kind (known: {', '.join(GOLD_KINDS)})")
+            for name in names:
+                if name not in RULES:
+                    raise ValueError(f"answer_rules.{suite}.{kind}: unknown rule {name!r} "
+                                     f"(known: {', '.join(RULES)})")
+                if kind not in RULES[name].gold_kinds:
+                    raise ValueError(f"answer_rules.{suite}.{kind}: rule {name!r} does not apply to gold kind "
+                                     f"{kind!r} (it applies to {', '.join(RULES[name].gold_kinds)})")
+
+
+@dataclass(frozen=True)
+class RuleOutcome:
+    """score: 0..1 (1 = correct; F1 rules give fractions); reply_parsed: what the rule read from the reply;
+    status: 'scored' or why the reply could not be read ('not_reported', 'invalid_marker', 'no_number', ...)."""
+    score: float
+    reply_parsed: str | None
+    status: str
+
+    @property
+    def correct(self) -> bool:
+        return self.score >= 1.0
+
+
+def _json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def apply_rule(rule: str, row: Mapping[str, Any]) -> RuleOutcome:
+    """Score one gold fact x reply under ``rule``.
+
+    ``row`` keys: gold_kind, gold_value (text), gold_json (JSON text of the gold answer, or NULL), answer_type,
+    gold_scale, reply_text (NULL = nothing reported), reply_json (JSON text of the reply, or NULL), reply_scale,
+    abs_tol, rel_tol. For the TAT-QA rules a fact without answer_type is read as 'arithmetic' (numeric_fact),
+    'span' (string_fact) or 'multi-span' (span_list_fact), without scale, its JSON value falling back to the text.
+    """
+    if rule not in RULES:
+        raise ValueError(f"unknown answer rule {rule!r} (known: {', '.join(RULES)})")
+    kind = row["gold_kind"]
+    if kind not in RULES[rule].gold_kinds:
+        raise ValueError(f"answer rule {rule!r} does not apply to gold kind {kind!r}")
+    reply_text = row.get("reply_text")
+    if rule in ("house_exact", "house_tolerance"):
+        if reply_text is None:
+            return RuleOutcome(0.0, None, "not_reported")
+        ok = house_exact(kind, row["gold_value"], reply_text) if rule == "house_exact" else \
+            house_tolerance(kind, row["gold_value"], reply_text, row.get("abs_tol"), row.get("rel_tol"))
+        return RuleOutcome(1.0 if ok else 0.0, reply_text, "scored")
+    if rule == "faithful_cot_gsm8k":
+        if reply_text is None:
+            return RuleOutcome(0.0, None, "not_reported")
+        reply = _json(row["reply_json"]) if row.get("reply_json") is not None else reply_text
+        parsed = faithful_cot_gsm8k_answer(reply)
+        ok = faithful_cot_gsm8k(row["gold_value"], reply)
+        status = "scored" if parsed.value is not None else parsed.status
+        return RuleOutcome(1.0 if ok else 0.0, None if parsed.value is None else str(parsed.value), status)
+    # TAT-QA official EM / F1
+    default_type = {"numeric_fact": "arithmetic", "string_fact": "span", "span_list_fact": "multi-span"}[kind]
+    answer_type = row.get("answer_type") or default_type
+    gold = _json(row.get("gold_json"))
+    if gold is None:
+        gold = [row["gold_value"]] if answer_type in ("span", "multi-span") else row["gold_value"]
+    reply = _json(row.get("reply_json")) if row.get("reply_json") is not None else reply_text
+    if reply is None:
+        return RuleOutcome(0.0, None, "not_reported")
+    s = tatqa_official(gold, answer_type, row.get("gold_scale") or "", reply, row.get("reply_scale") or "")
+    score = s.em if rule == "tatqa_official_em" else s.f1
+    parsed = s.candidates[0] if s.candidates else None
+    return RuleOutcome(float(score), parsed, "scored" if s.candidates else "empty_prediction")
