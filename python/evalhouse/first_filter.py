@@ -73,7 +73,7 @@ def text_checks(session, responses_sql: str, this: str | None = None):
     # Streamed: DuckDB yields the next batch while Python works on one; read to the end before the next query.
     reader = session.execute(
         f"select distinct response_text from ({todo}) where response_text is not null"
-    ).fetch_record_batch(BATCH_ROWS)
+    ).to_arrow_reader(BATCH_ROWS)
     parts = [text_profiles(batch.column(0)) for batch in reader]
     profiles = pa.concat_tables(parts) if parts else _PROFILE_SCHEMA.empty_table()
     session.register("__evalhouse_text_profiles", profiles)
