@@ -129,6 +129,12 @@ def compare(name: str, texts: list[str], langs: list[str], ref: list, syntok_max
           f"{t_rule / n * 1e6:.1f} us/reply over all texts")
     for i in rule_wrong[:show]:
         print(f"    rule {rule[i]} vs pysbd {ref[i]}: {texts[i][:160]!r}")
+    t = time.perf_counter()
+    mixed = [r if r is not None else blingfire_count(x) for r, x in zip(rule, texts)]
+    t_mixed = time.perf_counter() - t + t_rule
+    differ = [i for i in range(n) if mixed[i] != ref[i]]
+    print(f"  rule, blingfire where the rule defers (no pysbd): {n - len(differ)}/{n} identical "
+          f"({(n - len(differ)) / max(n, 1):.2%}), {t_mixed / n * 1e6:.1f} us/reply")
     for cand, fn, cap in (("blingfire", blingfire_count, n), ("syntok", syntok_count, syntok_max)):
         k = min(n, cap)
         t = time.perf_counter()
