@@ -9,6 +9,8 @@ a suite would stage). The language picking pysbd's rules is CLD2's, as in the fi
 Candidates: the product's counter (evalhouse.text_batch.sentence_count_array: a rule, pysbd where the rule does
 not apply), the rule alone (on the texts it decides), blingfire 0.1.8 and syntok 1.4.4, each after the same
 glued-stop separation ("confirmée.Merci"). Prints agreement, microseconds per reply and the disagreements.
+blingfire and syntok are candidates, not dependencies: `.venv/bin/pip install blingfire==0.1.8 syntok==1.4.4`
+(skipped when absent).
 """
 from __future__ import annotations
 
@@ -129,6 +131,11 @@ def compare(name: str, texts: list[str], langs: list[str], ref: list, syntok_max
           f"{t_rule / n * 1e6:.1f} us/reply over all texts")
     for i in rule_wrong[:show]:
         print(f"    rule {rule[i]} vs pysbd {ref[i]}: {texts[i][:160]!r}")
+    import importlib.util
+
+    if importlib.util.find_spec("blingfire") is None or importlib.util.find_spec("syntok") is None:
+        print("  blingfire / syntok not installed: pip install blingfire==0.1.8 syntok==1.4.4")
+        return
     t = time.perf_counter()
     mixed = [r if r is not None else blingfire_count(x) for r, x in zip(rule, texts)]
     t_mixed = time.perf_counter() - t + t_rule

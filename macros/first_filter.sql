@@ -49,19 +49,20 @@ coalesce(
     false)
 {%- endmacro %}
 
-{#- json_extractable(x): json_strict, or some json-tagged or untagged fenced block of the text is strict JSON. -#}
-{% macro json_extractable(x) -%}
-  {{ return(adapter.dispatch('json_extractable', 'evalhouse')(x)) }}
+{#- json_extractable(x, strict): json_strict (pass `strict`, an already computed json_strict of x, to reuse it), or
+    some json-tagged or untagged fenced block of the text is strict JSON. -#}
+{% macro json_extractable(x, strict=none) -%}
+  {{ return(adapter.dispatch('json_extractable', 'evalhouse')(x, strict)) }}
 {%- endmacro %}
-{% macro default__json_extractable(x) -%}
+{% macro default__json_extractable(x, strict=none) -%}
   {{ exceptions.raise_compiler_error("json_extractable is not implemented for adapter " ~ adapter.type()) }}
 {%- endmacro %}
-{% macro duckdb__json_extractable(x) -%}
+{% macro duckdb__json_extractable(x, strict=none) -%}
 {%- set ws = evalhouse._py_space_class() -%}
 {%- set block = "(?s)```([^\\n`]*)\\n(.*?)```" -%}
 {%- set body = "regexp_extract_all(" ~ x ~ ", '" ~ block ~ "', 2)[block_no]" -%}
 coalesce(
-    {{ evalhouse.json_strict(x) }}
+    {{ strict if strict is not none else evalhouse.json_strict(x) }}
     or (contains({{ x }}, '```') and len(list_filter(
         regexp_extract_all({{ x }}, '{{ block }}', 1),
         (tag, block_no) -> lower(regexp_replace(tag, '^{{ ws }}+|{{ ws }}+$', '', 'g')) in ('', 'json')

@@ -4,15 +4,20 @@ with responses as (
     select * from {{ ref('int_first_filter_responses') }}
 ),
 
+json_strict as (
+    select suite, response_id, raw_output, {{ json_strict('raw_output') }} as is_strict
+    from responses
+),
+
 json_checks as (
     select
         suite,
         response_id,
-        case when raw_output is not null then {{ json_strict('raw_output') }} end      as json_strict,
-        case when raw_output is not null then {{ json_fenced('raw_output') }} end      as json_fenced,
-        case when raw_output is not null then {{ json_extractable('raw_output') }} end as json_extractable,
-        case when raw_output is null then 'raw output not recorded' end                 as json_check_reason
-    from responses
+        case when raw_output is not null then is_strict end                                      as json_strict,
+        case when raw_output is not null then {{ json_fenced('raw_output') }} end                as json_fenced,
+        case when raw_output is not null then {{ json_extractable('raw_output', 'is_strict') }} end as json_extractable,
+        case when raw_output is null then 'raw output not recorded' end                           as json_check_reason
+    from json_strict
 ),
 
 text_checks as (
