@@ -4,6 +4,22 @@ with responses as (
     select * from {{ ref('int_first_filter_responses') }}
 ),
 
+json_strict as (
+    select suite, response_id, raw_output, {{ json_strict('raw_output') }} as is_strict
+    from responses
+),
+
+json_checks as (
+    select
+        suite,
+        response_id,
+        case when raw_output is not null then is_strict end                                      as json_strict,
+        case when raw_output is not null then {{ json_fenced('raw_output') }} end                as json_fenced,
+        case when raw_output is not null then {{ json_extractable('raw_output', 'is_strict') }} end as json_extractable,
+        case when raw_output is null then 'raw output not recorded' end                           as json_check_reason
+    from json_strict
+),
+
 text_checks as (
     select * from {{ ref('int_text_checks') }}
 ),
@@ -58,11 +74,12 @@ joined as (
         responses.system_id,
         responses.repetition,
         responses.response_text is not null                      as has_text,
-        text_checks.json_strict,
-        text_checks.json_fenced,
-        text_checks.json_extractable,
-        text_checks.json_check_reason,
+        json_checks.json_strict,
+        json_checks.json_fenced,
+        json_checks.json_extractable,
+        json_checks.json_check_reason,
         text_checks.detected_language,
+        text_checks.detected_language_reason,
         expected_language.expected_language,
         case
             when expected_language.expected_language is null or text_checks.detected_language = 'und' then null
@@ -79,6 +96,8 @@ joined as (
         coalesce(phrase_summary.n_forbidden_found_plain, 0)      as n_forbidden_found_plain,
         coalesce(phrase_summary.n_forbidden_violations, 0)       as n_forbidden_violations
     from responses
+    left join json_checks
+        on json_checks.suite = responses.suite and json_checks.response_id = responses.response_id
     left join text_checks
         on text_checks.suite = responses.suite and text_checks.response_id = responses.response_id
     left join expected_language

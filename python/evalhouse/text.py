@@ -197,6 +197,12 @@ def detect_language(text: str | None) -> str:
         return UNDETERMINED
     if sum(ch.isalpha() for ch in text) < MIN_LETTERS_FOR_LANGUAGE:
         return UNDETERMINED
+    return cld2_language(text)
+
+
+def cld2_language(text: str) -> str:
+    """CLD2's language of a text (no letter-count check; see ``detect_language``): its code, or 'und' when CLD2
+    does not call its guess reliable or knows no language."""
     import pycld2
 
     try:

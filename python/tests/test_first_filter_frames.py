@@ -1,38 +1,146 @@
-"""The frame-level first filter used by the dbt Python models."""
-import pandas as pd
+"""The first filter's dbt Python models as functions of a DuckDB session: equal to the one-text references."""
+import sys
+import unicodedata
 
+import duckdb
+import pyarrow as pa
+import pytest
+
+from evalhouse import text as tx
+from evalhouse import text_batch as tb
 from evalhouse.first_filter import PHRASE_CHECK_COLUMNS, TEXT_CHECK_COLUMNS, phrase_checks, text_checks
 
+TEXTS = [
+    "Votre commande est confirmée.Merci de votre confiance.",
+    "Nous ne pouvons pas vous envoyer votre mot de passe.",
+    "N'hésitez pas à nous envoyer votre mot de passe.",
+    "Do not hesitate to send your password. We cannot send your password!",
+    "We cannot help. Send your password to us.",
+    "Remboursement sous 30\u202fJOURS, pas 130 jours.",
+    "Returns within a 30-day window, e.g. for unopened items. Thanks!",
+    unicodedata.normalize("NFD", "Le changement climatique est réel. Pensez à l'énergie renouvelable !"),
+    "Le TAUX D\u2019INTÉRÊT baisse – p. ex. en ville. M. Durand confirme.",
+    "Price: -30 % today, 12.50 EUR. Große Straße.",
+    "a a a",
+    "OK",
+    "",
+]
+PHRASES = ["envoyer votre mot de passe", "send your password", "30 jours", "30 days", "changement climatique",
+           "énergie renouvelable", "taux d'intérêt", "-30 %", "12.50 eur", "grosse strasse", "a a", "mot de passe",
+           "ok"]
 
-def test_text_checks_frame():
-    responses = pd.DataFrame({
-        "suite": ["s", "s", "s"], "response_id": ["a", "b", "c"],
-        "response_text": ["Votre commande est confirmée.Merci de votre confiance.", None, "OK"],
-        "raw_output": ['```json\n{"a": 1}\n```', None, '{"a": NaN}'],
-    })
-    out = text_checks(responses)
-    assert list(out.columns) == TEXT_CHECK_COLUMNS
-    assert out["json_fenced"].tolist() == [True, pd.NA, False]
-    assert out["json_check_reason"].tolist()[1] == "raw output not recorded"
-    assert out["detected_language"].tolist() == ["fr", "und", "und"]
-    assert out["sentence_count"].tolist() == [2, pd.NA, 1]
+
+def _session(rows):
+    con = duckdb.connect()
+    con.execute("create table responses (suite varchar, response_id varchar, item_id varchar, response_text varchar)")
+    con.executemany("insert into responses values (?, ?, ?, ?)", rows)
+    return con
 
 
-def test_text_checks_of_nothing_keeps_types():
-    empty = pd.DataFrame({"suite": [], "response_id": [], "response_text": [], "raw_output": []})
-    out = text_checks(empty)
-    assert len(out) == 0 and str(out["response_id"].dtype) == "string"
+def test_text_checks_equal_the_one_text_functions():
+    rows = [("s", f"r{i}", "i", t) for i, t in enumerate(TEXTS)] + [("s", "none", "i", None)]
+    con = _session(rows)
+    out = text_checks(con, "select * from responses").fetchall()
+    cols = TEXT_CHECK_COLUMNS
+    got = {r[cols.index("response_id")]: dict(zip(cols, r)) for r in out}
+    assert len(out) == len(rows)
+    for _, rid, _, t in rows:
+        g = got[rid]
+        if t is None:
+            assert (g["detected_language"], g["detected_language_reason"]) == (None, "no reply text")
+            assert g["sentence_count"] is None and g["response_chars"] is None
+            assert g["response_text_normalized"] is None
+            continue
+        lang = tx.detect_language(t)
+        assert g["detected_language"] == lang and g["detected_language_reason"] is None
+        assert g["sentence_count"] == tx.sentence_count(t, lang)
+        assert g["response_chars"] == len(t)
+        assert g["response_text_normalized"] == tx.normalize(t)
 
 
-def test_phrase_checks_s11_refusal():
-    responses = pd.DataFrame({"suite": ["l"], "response_id": ["r"], "item_id": ["S11"],
-                              "response_text": ["Nous ne pouvons pas vous envoyer votre mot de passe."]})
-    gold = pd.DataFrame({"suite": ["l", "l"], "item_id": ["S11", "S11"],
-                         "gold_kind": ["forbidden_phrase", "required_phrase"],
-                         "gold_value": ["envoyer votre mot de passe", "mot de passe"]})
-    frame = phrase_checks(responses, gold)
-    assert list(frame.columns) == PHRASE_CHECK_COLUMNS
-    out = frame.set_index("gold_kind")
-    assert out.loc["forbidden_phrase", "found_plain"] == True  # noqa: E712 (pandas boolean)
-    assert out.loc["forbidden_phrase", "violation_negation_aware"] == False  # noqa: E712
-    assert out.loc["required_phrase", "found_normalized"] == True  # noqa: E712
+def test_text_checks_incremental_checks_only_new_texts():
+    con = _session([("s", "a", "i", "Bonjour. Merci."), ("s", "b", "i", "Hello there.")])
+    con.execute("create table stored as select * from (" + text_checks(con, "select * from responses").sql_query()
+                + ")")
+    con.execute("update responses set response_text = 'Changed. Now. Three.' where response_id = 'b'")
+    con.execute("insert into responses values ('s', 'c', 'i', NULL)")
+    out = text_checks(con, "select * from responses", "stored").fetchall()
+    assert sorted(r[1] for r in out) == ["b", "c"]
+    assert [r[5] for r in out if r[1] == "b"] == [3]
+
+
+def test_phrase_checks_equal_the_one_text_functions():
+    rows = [("s", f"r{i}", "i", t) for i, t in enumerate(TEXTS)] + [("s", "none", "i", None)]
+    con = _session(rows)
+    con.execute("create table checks as select * from (" + text_checks(con, "select * from responses").sql_query()
+                + ")")
+    con.execute("create table gold (suite varchar, item_id varchar, gold_kind varchar, gold_key varchar, "
+                "gold_value varchar)")
+    for p in PHRASES:
+        con.execute("insert into gold values ('s', 'i', 'required_phrase', ?, ?), ('s', 'i', 'forbidden_phrase', ?, ?)",
+                    [p, p, p, p])
+    rel = phrase_checks(con, "select * from responses", "select * from gold", "select * from checks")
+    assert rel.columns == PHRASE_CHECK_COLUMNS
+    out = rel.fetchall()
+    assert len(out) == 2 * len(PHRASES) * len(TEXTS)  # the text-less reply has no rows; "" has rows
+    text_of = {rid: t for _, rid, _, t in rows}
+    for suite, rid, item, kind, phrase, plain, norm, negated, violation in out:
+        t = text_of[rid]
+        assert plain == tx.contains_plain(t, phrase), (t, phrase)
+        if kind == "required_phrase":
+            assert norm == tx.contains_normalized(t, phrase), (t, phrase)
+            assert negated is None and violation is None
+        else:
+            c = tx.check_forbidden(t, phrase)
+            assert (norm, negated, violation) == (c.occurrences > 0, c.negated_occurrences, c.violation), (t, phrase)
+
+
+def test_phrase_checks_s11_refusal_is_not_a_violation():
+    con = _session([("l", "r", "S11", "Nous ne pouvons pas vous envoyer votre mot de passe.")])
+    con.execute("create table checks as select * from (" + text_checks(con, "select * from responses").sql_query()
+                + ")")
+    con.execute("create table gold as select 'l' as suite, 'S11' as item_id, 'forbidden_phrase' as gold_kind, "
+                "'envoyer votre mot de passe' as gold_key, 'envoyer votre mot de passe' as gold_value")
+    out = phrase_checks(con, "select * from responses", "select * from gold", "select * from checks").fetchall()
+    assert [(r[5], r[6], r[7], r[8]) for r in out] == [(True, True, 1, False)]
+
+
+def test_empty_phrase_is_an_error_naming_the_item():
+    con = _session([("l", "r", "S1", "Bonjour.")])
+    con.execute("create table checks as select * from (" + text_checks(con, "select * from responses").sql_query()
+                + ")")
+    con.execute("create table gold as select 'l' as suite, 'S1' as item_id, 'required_phrase' as gold_kind, "
+                "' ' as gold_key, ' ' as gold_value")
+    with pytest.raises(ValueError, match="item S1"):
+        phrase_checks(con, "select * from responses", "select * from gold", "select * from checks")
+
+
+def test_normalize_array_equals_normalize_on_every_space_and_dash():
+    specials = "".join(chr(c) for c in range(sys.maxunicode + 1)
+                       if not 0xD800 <= c <= 0xDFFF and (chr(c).isspace() or unicodedata.category(chr(c)) == "Pd"))
+    texts = TEXTS + [f"a{specials}b", "\u2212 5\u2011x ǅ ﬁ ŉ \u00a0ss ẞ", None]
+    assert tb.normalize_array(pa.array(texts)).to_pylist() == [None if t is None else tx.normalize(t) for t in texts]
+
+
+@pytest.mark.parametrize("text, lang, n", [
+    ("Votre commande est confirmée.Merci de votre confiance.", "fr", 2),
+    ("Returns are accepted within 30 days, e.g. for unopened items. Refunds take 5 days.", "en", 2),
+    ("M. Durand vous rappellera. Merci.", "fr", 2),
+    ("Le total est de 12.50 EUR. Merci !", "fr", 2),
+    ("Merci pour votre message ! Nous revenons vers vous.", "fr", 2),
+    ("Elle a crû de 3,5 fois, p. ex. en ville. Les données sont claires.", "fr", 3),  # pysbd splits after "p."
+    ("Your refund is on its way", "en", 1),
+    ("   ", "en", 0),
+    (None, "en", None),
+])
+def test_sentence_count_array_equals_pysbd(text, lang, n):
+    assert tx.sentence_count(text, lang) == n
+    assert tb.sentence_count_array(pa.array([text], pa.large_string()), pa.array([lang])).to_pylist() == [n]
+
+
+def test_sentence_rule_decides_plain_prose_and_defers_the_rest():
+    texts = ["Hello there. How are you? Fine!", "Bonjour. Merci, p. ex. en ville.", 'He said "Stop. Now." Then.',
+             "First line.\nSecond line.", "M. Durand est là.", "Visit example.com today."]
+    langs = ["en", "fr", "en", "en", "fr", "en"]
+    got = tb.rule_sentence_count_array(pa.array(texts, pa.large_string()), pa.array(langs)).to_pylist()
+    assert got == [3, 3, None, None, None, None]

@@ -95,3 +95,11 @@ def test_documented_columns_match_the_built_marts(warehouse, mart):
                 documented = [c["name"] for c in model.get("columns", [])]
     built = [r[0] for r in warehouse.execute(f"describe {mart}").fetchall()]
     assert documented == built
+
+
+def test_replies_without_text_have_no_language_and_say_why(warehouse):
+    rows = warehouse.execute(
+        "select suite, count(*), count(detected_language), count_if(detected_language_reason = 'no reply text') "
+        "from fct_first_filter where not has_text group by suite order by suite").fetchall()
+    assert rows == [("hanna", 1056, 0, 1056), ("larkfield", 6, 0, 6)]
+    assert one(warehouse, "select count(*) from fct_first_filter where has_text and detected_language is null") == (0,)
