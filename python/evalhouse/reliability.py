@@ -340,6 +340,8 @@ def _direction(directions: pd.DataFrame | None, key: dict) -> bool:
         return True
     hit = directions[(directions["suite"] == key["suite"]) & (directions["rubric_id"] == key["rubric_id"])
                      & (directions["criterion"] == key["criterion"])]
+    if "rubric_version" in hit:
+        hit = hit[hit["rubric_version"] == key["rubric_version"]]
     return True if hit.empty else bool(hit["higher_is_better"].iloc[0])
 
 

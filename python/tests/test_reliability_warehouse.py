@@ -186,3 +186,53 @@ def test_every_mart_column_is_documented(con):
         documented = [c["name"] for c in model["columns"] if c.get("description")]
         actual = [r[0] for r in con.execute(f"describe {model['name']}").fetchall()]
         assert documented == actual, model["name"]
+
+
+def _order(means: dict[str, float]) -> list[str]:
+    return sorted(means, key=lambda s: (-means[s], s))
+
+
+def test_sottana_gec_leaderboard_follows_direction_adjusted_criterion_means(con):
+    # suite.yml declares GEC grammaticality (errors left, 0-2) and overcorrection (0-3) lower-is-better: a reply's
+    # total counts max + min - score for them. Each human rater's leaderboard (fct_model_run_scores) must then rank
+    # the runs as the sum of that rater's direction-adjusted criterion means, computed here from the raw scores.
+    scale = {"semantics": (1, 5, "higher"), "grammaticality": (0, 2, "lower"), "overcorrection": (0, 3, "lower")}
+    raw = rows(con, """select rater_id, system_id, criterion, avg(score) as mean_score, count(*) as n
+                       from fct_ratings where suite = 'sottana' and rubric_id = 'sottana_gec' and rater_kind = 'human'
+                       group by all""")
+    board = rows(con, """select rater_id, system_id, n_replies_scored, sum_total, max_total, score_0_10
+                         from fct_model_run_scores where suite = 'sottana' and rubric_id = 'sottana_gec'
+                           and rater_kind = 'human'""")
+    raters = sorted({r["rater_id"] for r in raw})
+    assert raters == ["prolific_57e2b", "prolific_5995e", "prolific_61102"]
+    assert len(board) == 12 and all(b["n_replies_scored"] == 100 and b["max_total"] == 10 for b in board)
+    unadjusted_orders_differ = 0
+    for rater in raters:
+        adjusted, unadjusted = {}, {}
+        for r in (x for x in raw if x["rater_id"] == rater):
+            lo, hi, direction = scale[r["criterion"]]
+            assert r["n"] == 100
+            m = float(r["mean_score"])
+            adjusted[r["system_id"]] = adjusted.get(r["system_id"], 0.0) + (hi + lo - m if direction == "lower" else m)
+            unadjusted[r["system_id"]] = unadjusted.get(r["system_id"], 0.0) + m
+        mine = {b["system_id"]: b for b in board if b["rater_id"] == rater}
+        # every reply is complete, so the mean total is exactly the sum of the adjusted criterion means
+        for system, b in mine.items():
+            assert b["sum_total"] / b["n_replies_scored"] == pytest.approx(adjusted[system], abs=1e-9)
+        leaderboard = sorted(mine, key=lambda s: (-mine[s]["sum_total"], s))
+        assert leaderboard == _order(adjusted)
+        unadjusted_orders_differ += leaderboard != _order(unadjusted)
+    # the direction matters on this data: scoring errors-left as points would reorder at least one rater's board
+    assert unadjusted_orders_differ >= 1
+
+
+def test_sottana_gec_lower_is_better_from_the_suite(con):
+    got = rows(con, """select criterion, min(direction) as direction from fct_model_run_criterion_scores
+                       where suite = 'sottana' and rubric_id = 'sottana_gec' group by criterion order by criterion""")
+    assert [(g["criterion"], g["direction"]) for g in got] == [
+        ("grammaticality", "lower"), ("overcorrection", "lower"), ("semantics", "higher")]
+    # every other Sottana criterion, and every HANNA criterion, is higher-is-better
+    other = rows(con, """select distinct suite, higher_is_better from fct_system_rankings
+                         where suite = 'hanna' or (suite = 'sottana' and criterion not in ('grammaticality',
+                                                                                             'overcorrection'))""")
+    assert sorted((o["suite"], o["higher_is_better"]) for o in other) == [("hanna", True), ("sottana", True)]

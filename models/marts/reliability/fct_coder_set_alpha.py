@@ -9,5 +9,7 @@ def model(dbt, session):
     from evalhouse.reliability import frame_from_relation, coder_set_alpha_table
 
     scores = frame_from_relation(dbt.ref("int_reliability_scores"))
-    directions = dbt.ref("reliability_criterion_direction").df()
+    # each criterion's direction as the suite declares it (rank 1 = best system)
+    directions = dbt.ref("int_rubric_criteria").project(
+        "suite, rubric_id, rubric_version, criterion, direction <> 'lower' as higher_is_better").df()
     return coder_set_alpha_table(scores, directions)

@@ -563,7 +563,10 @@ def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem]) -> 
         except ValueError:
             continue  # reported by the type expectation
         c = crits[crit]
-        if value != int(value) or not c["min_score"] <= value <= c["max_score"]:
+        # a judge's, metric's or program's score may fall between levels (a mean of sampled answers, GPT-4's 4.5):
+        # it is kept as given; totals skip it (int_ratings: not_a_whole_level), reliability uses its value
+        between_levels_ok = g.at[idx, "rater_kind"] in ("judge", "metric", "program")
+        if (value != int(value) and not between_levels_ok) or not c["min_score"] <= value <= c["max_score"]:
             problems.append(Problem(f, r, "score", f"{crit}: score {score} is not a whole level within "
                                     f"{c['min_score']}-{c['max_score']}"))
         key = (g.at[idx, "response_id"], g.at[idx, "rater_id"], rid, ver, crit)

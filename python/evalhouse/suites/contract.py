@@ -145,7 +145,8 @@ _RATINGS = Table(
         Column("rater_kind", allowed=RATER_KINDS, description="human | judge | program | metric | adjudicator; "
                "default human."),
         Column("criterion", required=True, description="A criterion of the rubric."),
-        Column("score", "decimal", required=True, description="A level of the criterion's scale."),
+        Column("score", "decimal", required=True, description="A level of the criterion's scale (a judge, metric or "
+               "program may give a value between levels, e.g. a mean of sampled answers)."),
         Column("reason", description="The rater's one-line reason."),
         Column("rubric_id", description="The rubric; default the suite's only rubric."),
         Column("rubric_version", "integer", description="The rubric version; default its first version "
