@@ -23,7 +23,6 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 # model name -> rule it does not follow yet
 KNOWN: dict[str, str] = {
-    "fct_coder_set_alpha": "mart reads a source, seed or staging model",
     "fct_decisions__attempts": "mart reads a source, seed or staging model",
     "fct_decisions__card_audits": "mart reads a source, seed or staging model",
     "fct_decisions__card_outcomes": "mart reads a source, seed or staging model",
@@ -36,7 +35,6 @@ KNOWN: dict[str, str] = {
     "fct_decisions__regression_scores": "mart reads a source, seed or staging model",
     "fct_decisions__uci_quirks": "mart reads a source, seed or staging model",
     "fct_judge_calls": "mart reads a source, seed or staging model",
-    "fct_system_rankings": "mart reads a source, seed or staging model",
     "int_rater_pair_scores": "intermediate reads a mart",
     "stg_decisions__attempts": "staging must read exactly one source (or base_ models)",
     "stg_decisions__budget": "staging must read exactly one source (or base_ models)",
@@ -82,11 +80,6 @@ KNOWN: dict[str, str] = {
     "stg_judge__rating_calls": "staging must read exactly one source (or base_ models)",
     "stg_ratings_store__blind_keys": "staging must read exactly one source (or base_ models)",
     "stg_ratings_store__ratings": "staging must read exactly one source (or base_ models)",
-    "stg_sottana__gold": "staging must read exactly one source (or base_ models)",
-    "stg_sottana__ratings": "staging must read exactly one source (or base_ models)",
-    "stg_sottana__response_labels": "staging must read exactly one source (or base_ models)",
-    "stg_sottana__rubric_levels": "staging must read exactly one source (or base_ models)",
-    "stg_sottana__rubric_versions": "staging must read exactly one source (or base_ models)",
 }
 KNOWN_NO_GRAIN: set[str] = {
     "dim_items",
@@ -99,6 +92,7 @@ KNOWN_NO_GRAIN: set[str] = {
     "fct_decisions__protocol_check",
     "fct_decisions__regression_scores",
     "fct_decisions__uci_quirks",
+    "fct_first_filter_by_run",
     "fct_larkfield_model_runs",
     "fct_larkfield_ranking_practice",
     "fct_larkfield_reply_scores",
@@ -131,7 +125,6 @@ KNOWN_NO_GRAIN: set[str] = {
     "int_rubric_levels",
     "int_rubric_rules",
     "int_rubric_versions",
-    "int_text_checks",
     "stg_decisions__attempts",
     "stg_decisions__budget",
     "stg_decisions__golden_accepted",
@@ -172,11 +165,6 @@ KNOWN_NO_GRAIN: set[str] = {
     "stg_judge__rating_calls",
     "stg_ratings_store__blind_keys",
     "stg_ratings_store__ratings",
-    "stg_sottana__gold",
-    "stg_sottana__ratings",
-    "stg_sottana__response_labels",
-    "stg_sottana__rubric_levels",
-    "stg_sottana__rubric_versions",
     "stg_suites__comparisons",
     "stg_suites__gold",
     "stg_suites__items",
