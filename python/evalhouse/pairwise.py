@@ -362,6 +362,10 @@ class FlipRate:
     pairs: int
     reason: str | None = None
 
+    @property
+    def n(self) -> int:
+        return self.pairs
+
 
 def flip_rate(pairs: Sequence[tuple[float, float]]) -> FlipRate:
     """Share of pairs whose verdict flips when the shown order is swapped (FastChat, Zheng et al. 2023).

@@ -156,10 +156,10 @@ def _matched_variants(g: pd.DataFrame, base: str) -> pw.Proportion:
     """
     o = _oriented(g)
     o = o[o["system_id"].map(variant_base) == base]
-    per = o.groupby(["item_id", "opponent_id", "base", "system_id"], as_index=False).agg(
+    per = o.groupby(["item_id", "opponent_id", "system_id"], as_index=False).agg(
         q=("q", "mean"), length=("len_system", "first"))
     values = []
-    for _, h in per.groupby(["item_id", "opponent_id", "base"]):
+    for _, h in per.groupby(["item_id", "opponent_id"]):
         recs = h.to_dict("records")
         for i in range(len(recs)):
             for j in range(i + 1, len(recs)):

@@ -10,10 +10,10 @@ from evalhouse import pairwise as pw
 
 
 def test_win_rate_by_hand():
-    # q = 1, 1, 0.5, 0, 0.75: mean 3.25/5 = 0.65; sd(n-1): deviations .35 .35 -.15 -.65 .1 -> ss = .6875/4
+    # q = 1, 1, 0.5, 0, 0.75: mean 3.25/5 = 0.65; sd(n-1): deviations .35 .35 -.15 -.65 .1 -> ss = .7
     r = pw.win_rate([1, 1, 0.5, 0, 0.75])
     assert r.win_rate == pytest.approx(0.65)
-    assert r.standard_error == pytest.approx(math.sqrt(0.6875 / 4) / math.sqrt(5))
+    assert r.standard_error == pytest.approx(math.sqrt(0.7 / 4) / math.sqrt(5))
     assert (r.wins, r.losses, r.draws, r.n) == (3, 1, 1, 5)
     assert r.discrete_win_rate == pytest.approx((3 + 0.5) / 5)
     assert r.low == pytest.approx(0.65 - pw.Z95 * r.standard_error)
@@ -87,7 +87,7 @@ def test_length_controlled_fit_equals_sklearn_unpenalised():
     ours = pw.length_controlled_win_rate(p, ls, lb, d)
     x = np.column_stack([np.tanh((lb - ls) / np.std(lb - ls, ddof=1)), d, np.ones(n)])
     # glm_winrate.fit_LogisticRegressionCV: every row twice, label 1 with weight p and label 0 with weight 1 - p
-    model = LogisticRegression(penalty=None, fit_intercept=False, tol=1e-10, max_iter=10000)
+    model = LogisticRegression(C=np.inf, fit_intercept=False, tol=1e-10, max_iter=10000)
     model.fit(np.vstack([x, x]), np.r_[np.ones(n), np.zeros(n)], sample_weight=np.r_[p, 1 - p])
     w = model.coef_[0]
     assert [ours.coef_length, ours.coef_difficulty, ours.coef_bias] == pytest.approx(list(w), abs=1e-4)
