@@ -19,7 +19,8 @@ import pytest
 from evalhouse import pairwise as pw
 from evalhouse import pairwise_marts as pm
 from evalhouse import paths
-from evalhouse.importers.alpaca_eval import ImportError_, import_alpaca_eval, shown_first_by_rule
+from evalhouse.importers.alpaca_eval import (ImportError_, _shown_first_from_logprobs, import_alpaca_eval,
+                                            shown_first_by_rule)
 
 
 def _data_dir() -> Path:
