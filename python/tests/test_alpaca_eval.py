@@ -179,7 +179,7 @@ def test_position_and_length_diagnostics(comparisons, capsys):
         with gzip.open(f) as fh:
             for r in json.load(fh):
                 raw = r.get("raw_completion")
-                if raw:
+                if raw and _shown_first_from_logprobs(raw, float(r["preference"])) is not None:
                     tops = {t["token"]: math.exp(t["logprob"]) for t in raw["logprobs"]["content"][0]["top_logprobs"]
                             if t["token"] in ("m", "M")}
                     pm_values.append(tops.get("m", 0) / sum(tops.values()))
