@@ -1,7 +1,7 @@
 {#-
   read_source(source_name, table_name)
   The one reader of raw files: a dbt source whose YAML `meta` gives `path` (relative to the project; may hold a glob,
-  and `{landing}` for var('landing_dir'), where `evalhouse suite land` writes the checked suites) and `format`
+  and `{landing}` for var('landing_dir'), `{var:NAME}` for var('NAME'); `{landing}` is where `evalhouse suite land` writes the checked suites) and `format`
   (parquet, csv, jsonl or json; default from the path's extension). CSV options: `all_varchar` (every column as
   text), `filename` (add the file name as column `filename`), `union_by_name`, `delim`, `columns` (name -> type).
   The source() call records the lineage; the engine's way to read the file is chosen by adapter.dispatch.
@@ -9,7 +9,11 @@
 {% macro read_source(source_name, table_name) -%}
   {%- set relation = source(source_name, table_name) -%}
   {%- set meta = source_meta(source_name, table_name) -%}
-  {%- set path = (meta.get('path') or '') | replace('{landing}', var('landing_dir')) -%}
+  {%- set ns = namespace(path=(meta.get('path') or '') | replace('{landing}', var('landing_dir'))) -%}
+  {%- for name in modules.re.findall('[{]var:([a-z_]+)[}]', ns.path) -%}
+    {%- set ns.path = ns.path | replace('{var:' ~ name ~ '}', var(name)) -%}
+  {%- endfor -%}
+  {%- set path = ns.path -%}
   {%- set fmt = meta.get('format') or path.split('.')[-1] -%}
   {{ return(adapter.dispatch('read_source', 'evalhouse')(path, fmt, meta)) }}
 {%- endmacro %}

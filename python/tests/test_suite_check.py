@@ -132,7 +132,8 @@ def test_land_writes_every_table_even_empty(suite, tmp_path):
     assert problems == []
     counts = land(suites, tmp_path / "landing")
     assert counts == {"items": 4, "responses": 8, "response_labels": 0, "gold": 0, "ratings": 32, "comparisons": 0,
-                      "suites": 1, "rubric_levels": 6, "rubric_versions": 1, "rubric_rules": 1}
+                      "suites": 1, "rubric_levels": 6, "rubric_versions": 1, "rubric_rules": 1,
+                      "suite_systems": 0}
     assert sorted(p.name for p in (tmp_path / "landing").iterdir()) == sorted(f"{t}.parquet" for t in counts)
 
 

@@ -602,6 +602,11 @@ def check_suite(folder: Path) -> tuple[SuiteData, list[Problem]]:
         problems.append(Problem(_rel(folder), 0, "", "responses need an items file"))
     _fill_defaults(data, problems)
     _references(data, problems, check_scores=spec_ok)  # scores against a broken suite.yml would only echo it
+    baseline = data.spec.get("baseline") if isinstance(data.spec, dict) else None
+    if isinstance(baseline, str) and "responses" in data.tables and \
+            baseline not in set(data.tables["responses"]["system_id"]):
+        problems.append(Problem(_rel(folder / "suite.yml"), _line(lines, ("baseline",)), "baseline",
+                                f"baseline {baseline!r} is not a system_id of the suite's responses"))
     return data, problems
 
 

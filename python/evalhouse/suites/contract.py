@@ -187,7 +187,7 @@ TABLES: dict[str, Table] = {t.name: t for t in (_ITEMS, _RESPONSES, _RESPONSE_LA
 TABLE_ORDER = list(TABLES)
 
 # Tables the landing step derives from suite.yml (not data files).
-RUBRIC_TABLES = ("suites", "rubric_levels", "rubric_versions", "rubric_rules")
+RUBRIC_TABLES = ("suites", "rubric_levels", "rubric_versions", "rubric_rules", "suite_systems")
 
 _LEVEL = {
     "type": "object", "additionalProperties": False, "required": ["level", "anchor"],
@@ -244,5 +244,9 @@ SUITE_SCHEMA = {
         "first_filter": {"type": "boolean"},
         "grounding": {"type": "boolean"},
         "rubrics": {"type": "array", "items": _RUBRIC},
+        # Pairwise comparisons: the system every other is compared with (win rates against a baseline), and the
+        # model family of systems and judges (self-preference: a judge preferring answers of its own family).
+        "baseline": {"type": "string", "minLength": 1},
+        "families": {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}},
     },
 }

@@ -4,7 +4,7 @@
 suite has a problem nothing is landed and the build stops, so the previous published warehouse stays as it was.
 Otherwise it writes ``<landing>/<table>.parquet`` (default ``warehouse/build/landing``; ``$EVALHOUSE_LANDING_DIR``
 overrides) for the data tables (``items`` ... ``comparisons``) and for the tables derived from each suite.yml
-(``suites``, ``rubric_levels``, ``rubric_versions``, ``rubric_rules``). These files are the dbt sources of the
+(``suites``, ``rubric_levels``, ``rubric_versions``, ``rubric_rules``, ``suite_systems``). These files are the dbt sources of the
 ``suites`` source (models/staging/suites/_suites__sources.yml): values are text as written (booleans and
 timestamps normalised), and the staging models cast them to the contract's types. A table no suite has is written
 with its columns and no rows, so no placeholder model is needed.
@@ -33,6 +33,7 @@ LANDED_COLUMNS: dict[str, list[str]] = {
                       "min_score", "max_score", "direction", "level", "anchor", "example"],
     "rubric_versions": ["suite", "rubric_id", "rubric_version", "effective_from", "changed_criteria", "change_note"],
     "rubric_rules": ["suite", "rubric_id", "rule", "criterion", "weight"],
+    "suite_systems": ["suite", "name", "family", "is_baseline"],
 }
 
 
@@ -129,6 +130,15 @@ def _rubric_frames(s: SuiteData) -> dict[str, list[dict]]:
     return rows
 
 
+def _system_rows(suite: str, spec: dict) -> list[dict]:
+    """suite.yml's ``families`` (system or judge -> family) and ``baseline``: one row per name."""
+    families = spec.get("families") or {}
+    baseline = spec.get("baseline")
+    names = list(families) + ([baseline] if baseline and baseline not in families else [])
+    return [{"suite": suite, "name": n, "family": families.get(n, ""),
+             "is_baseline": "true" if n == baseline else "false"} for n in names]
+
+
 def _write(table: str, records: pd.DataFrame, target: Path) -> None:
     cols = LANDED_COLUMNS[table]
     frame = records.reindex(columns=cols).fillna("")
@@ -160,7 +170,8 @@ def land(suites: list[SuiteData], target: Path | None = None) -> dict[str, int]:
         frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=LANDED_COLUMNS[table])
         _write(table, frame, target)
         counts[table] = len(frame)
-    derived: dict[str, list[dict]] = {"suites": [], "rubric_levels": [], "rubric_versions": [], "rubric_rules": []}
+    derived: dict[str, list[dict]] = {"suites": [], "rubric_levels": [], "rubric_versions": [], "rubric_rules": [],
+                                      "suite_systems": []}
     for s in suites:
         spec = s.spec
         derived["suites"].append({
@@ -171,6 +182,7 @@ def land(suites: list[SuiteData], target: Path | None = None) -> dict[str, int]:
             "folder": os.path.relpath(s.folder, paths.project_dir())})
         for k, v in _rubric_frames(s).items():
             derived[k].extend(v)
+        derived["suite_systems"].extend(_system_rows(s.name, spec))
     for table, rows in derived.items():
         _write(table, pd.DataFrame(rows, columns=LANDED_COLUMNS[table]), target)
         counts[table] = len(rows)

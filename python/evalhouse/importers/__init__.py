@@ -1,0 +1,1 @@
+"""Importers of other tools' logs into suite folders (one module per tool)."""
