@@ -25,7 +25,8 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-COPY = ["dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "tests", "data", "python", "app", ".streamlit"]
+COPY = ["dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "tests", "data", "suites", "python", "app",
+        ".streamlit"]
 
 
 def _env(project: Path) -> dict:
@@ -37,7 +38,7 @@ def _env(project: Path) -> dict:
 
 def _run(cmd: list, project: Path) -> subprocess.CompletedProcess:
     res = subprocess.run([str(c) for c in cmd], cwd=project, env=_env(project), capture_output=True, text=True,
-                         timeout=600)
+                         timeout=1500)
     assert res.returncode == 0, f"{cmd} failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
     return res
 
