@@ -143,10 +143,11 @@ def test_the_wheel_declares_its_dependencies_and_ships_the_schema(tmp_path):
         meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
         meta = email.message_from_bytes(zf.read(meta_name))
         schema = zf.read("evalhouse/schemas/grade_results.schema.json")
+        assert "evalhouse/judge/prices.csv" in names
     assert schema == (ROOT / "python" / "evalhouse" / "schemas" / "grade_results.schema.json").read_bytes()
     requires = {r.split(";")[0].replace(" ", "") for r in meta.get_all("Requires-Dist")}
     for pin in ("duckdb==1.5.5", "typer==0.29.2", "jsonschema==4.26.0", "pandas==3.1.1", "numpy==2.4.6",
-                "scipy==1.17.1"):
+                "scipy==1.17.1", "PyYAML==6.0.4"):
         assert pin in requires, (pin, sorted(requires))
     assert "evalhouse/grade_scorecard.py" in names
 

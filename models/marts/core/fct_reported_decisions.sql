@@ -1,24 +1,9 @@
 -- One row per response x rater x rubric version for which the rater (or judge) gave their own ready / pass or
 -- total in an imported file: what they reported beside what the warehouse recomputes from their criterion scores.
 -- The reported values are kept for audit and never used for scoring. When several imports (corrections) give a
--- value for the same reply, the latest one (rated_at, then file and row) is compared.
+-- value for the same reply, the latest one (rated_at, then file and row) is compared (int_reported_decisions).
 with reported as (
-    select
-        suite,
-        response_id,
-        rater_id,
-        rubric_id,
-        rubric_version,
-        reported_decision,
-        reported_total,
-        source_file,
-        source_row
-    from {{ ref('stg_ratings_store__ratings') }}
-    where (reported_decision is not null or reported_total is not null) and response_id is not null
-    qualify row_number() over (
-        partition by suite, response_id, rater_id, rubric_id, rubric_version
-        order by rated_at desc nulls last, source_file desc, source_row desc
-    ) = 1
+    select * from {{ ref('int_reported_decisions') }}
 ),
 
 scores as (
