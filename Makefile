@@ -19,6 +19,7 @@ $(BIN)/.installed: requirements.txt pyproject.toml
 setup: $(BIN)/.installed
 
 # Checks and lands every suite (suites/), runs dbt build, publishes; a suite problem stops before dbt runs.
+# One build at a time: a second `make build` while one runs says "another build is running" and exits 1.
 dbt-build: setup
 	$(BIN)/evalhouse build
 

@@ -15,17 +15,72 @@
   {{- var('decisions_' ~ name, defaults[name]) -}}
 {%- endmacro %}
 
-{#- decisions_read_csv_text(glob, columns): every listed column as text (never sniffed), plus `filename`. -#}
-{% macro decisions_read_csv_text(glob, columns) -%}
-  {{ return(adapter.dispatch('decisions_read_csv_text', 'evalhouse')(glob, columns)) }}
+{#- decisions_read_csv_text(glob, columns, null_padding): every listed column as text (never sniffed), plus
+    `filename`. null_padding = true reads a file that lacks trailing optional columns (they are NULL). -#}
+{% macro decisions_read_csv_text(glob, columns, null_padding=false) -%}
+  {{ return(adapter.dispatch('decisions_read_csv_text', 'evalhouse')(glob, columns, null_padding)) }}
 {%- endmacro %}
-{% macro default__decisions_read_csv_text(glob, columns) -%}
+{% macro default__decisions_read_csv_text(glob, columns, null_padding=false) -%}
   {{ exceptions.raise_compiler_error("decisions_read_csv_text is not implemented for adapter " ~ adapter.type()) }}
 {%- endmacro %}
-{% macro duckdb__decisions_read_csv_text(glob, columns) -%}
+{% macro duckdb__decisions_read_csv_text(glob, columns, null_padding=false) -%}
 read_csv('{{ glob }}', header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-         filename = true, null_padding = false,
+         filename = true, null_padding = {{ 'true' if null_padding else 'false' }},
          columns = { {%- for c in columns %}'{{ c }}': 'VARCHAR'{{ ", " if not loop.last }}{% endfor -%} })
+{%- endmacro %}
+
+{#-
+  decisions_read_case_csv(kind, columns, amount_columns): every readable pack/cases/<case>/<kind>.csv file (as
+  listed by stg_decisions__case_files, with its own delimiter and number locale), one branch per file, unioned.
+  Columns: source_file, the listed text columns, extra_fields (text of a field beyond the header: the row has too
+  many fields; NULL otherwise; a row with too few fields has its last columns NULL) and <column>_value, the exact
+  DECIMAL(38, 6) of each amount column in the case's locale (decisions_parse_amount). A file that cannot be read
+  (stg_decisions__case_files.file_problem) is left out here; the models count it against its case. A model that
+  calls this macro declares `-- depends_on: {{ ref('stg_decisions__case_files') }}`.
+-#}
+{% macro decisions_read_case_csv(kind, columns, amount_columns) -%}
+  {%- set files = [] -%}
+  {%- if execute -%}
+    {%- set listing = run_query("select source_file, csv_delimiter, decimal_separator, thousands_separator from "
+        ~ ref('stg_decisions__case_files') ~ " where file_kind = '" ~ kind ~ "' and file_problem is null"
+        ~ " order by source_file") -%}
+    {%- set files = listing.rows -%}
+  {%- endif -%}
+  (
+  {%- for f in files %}
+    select
+        filename as source_file,
+        {%- for c in columns %} {{ c }},{% endfor %} extra_fields
+        {%- for c in amount_columns %},
+        {{ decisions_parse_amount(c, f[2], f[3]) }} as {{ c }}_value
+        {%- endfor %}
+    from {{ decisions_read_csv_file(f[0], columns, f[1]) }}
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+  {%- else %}
+    select
+        cast(null as varchar) as source_file,
+        {%- for c in columns %} cast(null as varchar) as {{ c }},{% endfor %} cast(null as varchar) as extra_fields
+        {%- for c in amount_columns %}, cast(null as decimal(38, 6)) as {{ c }}_value{% endfor %}
+    where false
+  {%- endfor %}
+  )
+{%- endmacro %}
+
+{#- decisions_read_csv_file(path, columns, delimiter): one CSV file, every column as text plus extra_fields, rows with
+    too few fields padded with NULL, rows with too many fields keep the first extra field in extra_fields. -#}
+{% macro decisions_read_csv_file(path, columns, delimiter) -%}
+  {{ return(adapter.dispatch('decisions_read_csv_file', 'evalhouse')(path, columns, delimiter)) }}
+{%- endmacro %}
+{% macro default__decisions_read_csv_file(path, columns, delimiter) -%}
+  {{ exceptions.raise_compiler_error("decisions_read_csv_file is not implemented for adapter " ~ adapter.type()) }}
+{%- endmacro %}
+{% macro duckdb__decisions_read_csv_file(path, columns, delimiter) -%}
+read_csv('{{ path }}', header = true, auto_detect = false,
+         delim = '{{ {",": ",", ";": ";", "tab": "\t", "|": "|"}[delimiter] }}', quote = '"', escape = '"',
+         filename = true, null_padding = true, strict_mode = false,
+         columns = { {%- for c in columns %}'{{ c }}': 'VARCHAR', {% endfor -%} 'extra_fields': 'VARCHAR' })
 {%- endmacro %}
 
 {#- decisions_read_parquet(path): a typed Parquet file. -#}
@@ -73,22 +128,41 @@ string_agg({{ expr }}, '{{ sep }}' order by {{ order_expr }})
 {%- endmacro %}
 
 {#-
-  decisions_parse_amount(expr): exact DECIMAL(38, 6) of a money/quantity text, NULL when empty or unreadable.
-  Grammar (same as evalhouse.decisions.money.parse_amount): optional '-', optional yen mark, optional '-', digits
-  plain or grouped by thousands with commas, optional fraction of 1-6 digits: 1200, "1,200", ¥1,200, -¥350, 12.5.
+  decisions_parse_amount(expr, decimal_separator, thousands_separator): exact DECIMAL(38, 6) of a money/quantity
+  text, NULL when empty or unreadable. Grammar (the same as evalhouse.decisions.money.parse_amount, built by
+  decisions_amount_pattern): surrounding spaces; optional '-'; one optional currency mark (¥ ￥ € £ $) before the
+  number (the '-' before or after it) or after it; digits plain or grouped by thousands (groups of 3) with the
+  thousands separator; optional fraction of 1-6 digits after the decimal separator. Separators: decimal '.' or ',';
+  thousands ',', '.', 'space' (U+0020, U+00A0 or U+202F) or 'none'. Default ('.', ','): 1200, "1,200", ¥1,200,
+  -¥350, 12.5. (',', '.'): 1.401,40 -> 1401.40, 22,30 -> 22.30. (',', 'space'): 1 200,50 € -> 1200.50.
   Rejected: N/A, 1,2,00, 12., more than 6 decimals, two minus signs, and amounts of 10^12 or more per row (the text
   is parsed as DECIMAL(18, 6), then widened to DECIMAL(38, 6): DuckDB 1.5.5 parses text into DECIMAL(38, x) about
   200x slower than into DECIMAL(18, x) -- 14 s vs 0.07 s per million values on this machine).
 -#}
-{% macro decisions_amount_pattern() -%}
--?[¥￥]?-?([0-9]{1,3}(,[0-9]{3})+|[0-9]+)([.][0-9]{1,6})?
+{% macro decisions_amount_pattern(decimal_separator='.', thousands_separator=',') -%}
+  {%- set spaces = '[ \\x{00A0}\\x{202F}]' -%}
+  {%- set dec = {'.': '[.]', ',': '[,]'}[decimal_separator] -%}
+  {%- set thousands = {',': '[,]', '.': '[.]', 'space': spaces, 'none': ''}[thousands_separator] -%}
+  {%- set grouped = ('[0-9]{1,3}(' ~ thousands ~ '[0-9]{3})+|') if thousands else '' -%}
+  {%- set number = '(' ~ grouped ~ '[0-9]+)(' ~ dec ~ '[0-9]{1,6})?' -%}
+  {%- set currency = '[¥￥€£$]' -%}
+-?{{ currency }}?-?{{ number }}|-?{{ number }}{{ spaces }}*{{ currency }}
 {%- endmacro %}
-{% macro decisions_parse_amount(expr) -%}
+{% macro decisions_parse_amount(expr, decimal_separator='.', thousands_separator=',') -%}
+  {%- set trimmed = "trim(" ~ expr ~ ", ' ' || chr(9) || chr(160) || chr(8239))" -%}
+  {%- set cleaned = "replace(replace(replace(replace(replace(replace(replace(" ~ trimmed
+      ~ ", '¥', ''), '￥', ''), '€', ''), '£', ''), '$', ''), chr(160), ''), chr(8239), '')" -%}
+  {%- set cleaned = "replace(" ~ cleaned ~ ", ' ', '')" -%}
+  {%- if thousands_separator in (',', '.') -%}
+    {%- set cleaned = "replace(" ~ cleaned ~ ", '" ~ thousands_separator ~ "', '')" -%}
+  {%- endif -%}
+  {%- if decimal_separator == ',' -%}
+    {%- set cleaned = "replace(" ~ cleaned ~ ", ',', '.')" -%}
+  {%- endif -%}
 case
-    when {{ decisions_full_match('trim(' ~ expr ~ ')', decisions_amount_pattern()) }}
-     and length(trim({{ expr }})) - length(replace(trim({{ expr }}), '-', '')) <= 1
-    then cast(try_cast(replace(replace(replace(trim({{ expr }}), '¥', ''), '￥', ''), ',', '') as decimal(18, 6))
-              as decimal(38, 6))
+    when {{ decisions_full_match(trimmed, decisions_amount_pattern(decimal_separator, thousands_separator)) }}
+     and length({{ trimmed }}) - length(replace({{ trimmed }}, '-', '')) <= 1
+    then cast(try_cast({{ cleaned }} as decimal(18, 6)) as decimal(38, 6))
 end
 {%- endmacro %}
 

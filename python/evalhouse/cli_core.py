@@ -6,13 +6,23 @@ import typer
 from evalhouse import paths
 
 
+def _lock_file():
+    return paths.build_db().parent / "build.lock"
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def publish() -> None:
         """Atomically publish the freshly built warehouse to the read-only copy the app and analysts open."""
+        from evalhouse.buildlock import BuildRunning, build_lock
         from evalhouse.warehouse import publish as do_publish
 
-        target = do_publish(paths.build_db(), paths.published_db())
+        try:
+            with build_lock(_lock_file()):
+                target = do_publish(paths.build_db(), paths.published_db())
+        except BuildRunning as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1)
         typer.echo(f"published {target}")
 
     _register_ratings(app)

@@ -55,9 +55,13 @@ def _run_validation() -> None:
     from evalhouse.decisions.ingest import decisions_dir
     from evalhouse.decisions.validate import validate_decisions_raw
 
-    problems = validate_decisions_raw(decisions_dir())
-    for p in problems:
-        typer.echo(p, err=True)
+    from evalhouse.problems import summarise
+
+    notes: list[str] = []
+    problems = validate_decisions_raw(decisions_dir(), notes)
+    for n in notes:
+        typer.echo(f"note: {n}")
     if problems:
+        typer.echo(summarise(problems), err=True)
         raise typer.Exit(1)
     typer.echo("decision inputs: OK")

@@ -94,30 +94,43 @@ def register_build(app: typer.Typer) -> None:
         """Check and land every suite, run `dbt build` (extra arguments are passed on), then publish.
 
         A suite problem stops before dbt runs; a failed dbt build is not published. Either way the previously
-        published warehouse stays as it was."""
-        import os
-        import subprocess
-        import sys
-        from pathlib import Path
-
+        published warehouse stays as it was. One build at a time: while another runs, exit 1 at once saying so
+        (lock on warehouse/build/build.lock, released by the system when its build ends)."""
         from evalhouse import paths
-        from evalhouse.suites.land import check_all, land
-        from evalhouse.warehouse import publish as do_publish
+        from evalhouse.buildlock import BuildRunning, build_lock
 
-        suites, problems = check_all()
-        if problems:
-            report(problems)
-            typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
-                       "unchanged)", err=True)
+        try:
+            with build_lock(paths.build_db().parent / "build.lock"):
+                _build(ctx.args, publish)
+        except BuildRunning as exc:
+            typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1)
-        land(suites)
-        paths.build_db().parent.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
-                   EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
-        dbt = Path(sys.executable).with_name("dbt")
-        res = subprocess.run([str(dbt), "build", "--no-use-colors", *ctx.args], cwd=paths.project_dir(), env=env)
-        if res.returncode != 0:
-            typer.echo("error: dbt build failed; nothing published (the published warehouse is unchanged)", err=True)
-            raise typer.Exit(res.returncode)
-        if publish:
-            typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")
+
+
+def _build(dbt_args: list[str], publish: bool) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from evalhouse import paths
+    from evalhouse.suites.land import check_all, land
+    from evalhouse.warehouse import publish as do_publish
+
+    suites, problems = check_all()
+    if problems:
+        report(problems)
+        typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
+                   "unchanged)", err=True)
+        raise typer.Exit(1)
+    land(suites)
+    paths.build_db().parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
+               EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    dbt = Path(sys.executable).with_name("dbt")
+    res = subprocess.run([str(dbt), "build", "--no-use-colors", *dbt_args], cwd=paths.project_dir(), env=env)
+    if res.returncode != 0:
+        typer.echo("error: dbt build failed; nothing published (the published warehouse is unchanged)", err=True)
+        raise typer.Exit(res.returncode)
+    if publish:
+        typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")

@@ -13,7 +13,13 @@ accepted), one row per criterion score, in one of three shapes:
 - direct: ``response_id, criterion, score`` (+ ``rater_id``, ``rater_kind``, ``reason``, ``rubric_id``, ``rubric_version``);
 - by name: ``suite, item_id, system_id, criterion, score`` (+ the same optional columns; repetition 1 unless given).
 Every problem is reported as ``file:row:column: message`` (row = line number in the file, the header is row 1)
-and nothing is written unless every row is valid.
+and nothing is written unless every row is valid; past 50 problems the message counts the rest per kind.
+
+Rater ids: letters, digits, ``. _ - @`` and spaces (``../../x`` is rejected). A rater's or judge's own verdict
+given in the file is kept for audit, never used for scoring: ``ready`` or ``pass`` (true/false, yes/no, 1/0,
+pass/fail) -> ``reported_decision`` ('true'/'false'), ``total`` (a whole number) -> ``reported_total``; it must be
+the same on every row of one reply. fct_reported_decisions compares them with the recomputed ready and total.
+Store files written before these two columns existed stay readable (the columns are empty there).
 """
 from __future__ import annotations
 
@@ -41,18 +47,39 @@ STORE_COLUMNS = [
     "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row",
     # judge call metadata (evalhouse.judge), empty on other rows; files written before these columns stay readable
     *JUDGE_COLUMNS,
+    # a rater's own ready / pass and total, kept for audit only (empty when not given and in older files)
+    "reported_decision", "reported_total",
 ]
+REPORTED_DECISION_COLUMNS = ("ready", "pass")  # a rater's own verdict, kept as reported_decision
+_DECISION_WORDS = {"true": "true", "yes": "true", "1": "true", "pass": "true", "ready": "true",
+                   "false": "false", "no": "false", "0": "false", "fail": "false", "not ready": "false"}
+_RATER_ID = re.compile(r"[\w.@ -]+")
 KEY_COLUMNS = ["export_id", "suite", "packet_id", "item_id", "letter", "response_id", "rubric_id", "rubric_version"]
 RATER_KINDS = ("human", "judge", "program", "metric")
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 class ImportRejected(ValueError):
-    """The file was rejected; ``problems`` lists every ``file:row:column: message``. Nothing was written."""
+    """The file was rejected; ``problems`` lists every ``file:row:column: message``. Nothing was written.
+    The message shows the first 50 problems and counts the rest per kind (evalhouse.problems.summarise)."""
 
     def __init__(self, problems: list[str]):
+        from evalhouse.problems import summarise
+
         self.problems = problems
-        super().__init__(f"{len(problems)} problem(s); nothing was imported:\n" + "\n".join(problems))
+        super().__init__(f"{len(problems)} problem(s); nothing was imported:\n" + summarise(problems))
+
+
+def rater_id_problem(rater_id: str) -> str | None:
+    """Why ``rater_id`` is not acceptable (None when it is): letters, digits, ``. _ - @`` and spaces only, not
+    only dots, at most 100 characters."""
+    if not rater_id:
+        return "empty rater"
+    if not _RATER_ID.fullmatch(rater_id) or set(rater_id) <= {"."}:
+        return f"{rater_id!r} is not a rater id (letters, digits, '.', '_', '-', '@' and spaces only)"
+    if len(rater_id) > 100:
+        return f"rater id of {len(rater_id)} characters (at most 100)"
+    return None
 
 
 @dataclass
@@ -212,6 +239,7 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
     problems: list[str] = []
     out: list[dict] = []
     seen_in_file: dict[tuple, int] = {}
+    reported_by_reply: dict[tuple, tuple[int, str]] = {}
     if rows:
         cols = set(rows[0][1])
         if not ({"packet_id", "letter"} <= cols or "response_id" in cols or {"suite", "item_id", "system_id"} <= cols):
@@ -223,6 +251,10 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
                 problems.append(f"{name}:1:{col}: required column missing")
         if rater is None and "rater_id" not in cols:
             problems.append(f"{name}:1:rater_id: required column missing (or pass --rater)")
+        elif rater is None and not any((r.get("rater_id") or "").strip() for _, r in rows):
+            problems.append(f"{name}:1:rater_id: empty on every row ({len(rows)} rows); fill it or pass --rater")
+        if rater is not None and rater_id_problem(rater.strip()):
+            problems.append(f"{name}:-:rater_id: --rater {rater_id_problem(rater.strip())}")
         if problems:
             raise ImportRejected(problems)
     rated_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
@@ -235,15 +267,26 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
 
         rec = dict.fromkeys(STORE_COLUMNS, "")
         rec["rater_id"] = (rater or get("rater_id")).strip()
-        if not rec["rater_id"]:
-            bad("rater_id", "empty rater")
-        elif any(not ch.isprintable() for ch in rec["rater_id"]):
-            bad("rater_id", f"{rec['rater_id']!r} holds a control character")
+        if rater_id_problem(rec["rater_id"]):
+            bad("rater_id", rater_id_problem(rec["rater_id"]))
         kind = rater_kind or get("rater_kind") or "human"
         if kind not in RATER_KINDS:
             bad("rater_kind", f"{kind!r} is not one of {', '.join(RATER_KINDS)}")
         rec["rater_kind"] = kind
         rec["reason"] = get("reason")
+        reported = [c for c in REPORTED_DECISION_COLUMNS if get(c)]
+        if len(reported) > 1:
+            bad(reported[1], f"both {' and '.join(reported)} are given; give one")
+        elif reported:
+            word = _DECISION_WORDS.get(" ".join(get(reported[0]).lower().split()))
+            if word is None:
+                bad(reported[0], f"{get(reported[0])!r} is not true/false, yes/no, 1/0 or pass/fail")
+            rec["reported_decision"] = word or ""
+        if get("total"):
+            if re.fullmatch(r"-?[0-9]+", get("total")):
+                rec["reported_total"] = str(int(get("total")))
+            else:
+                bad("total", f"{get('total')!r} is not a whole number")
         rubric_id, version = get("rubric_id"), get("rubric_version")
         if get("packet_id") or get("letter"):
             key = catalog.keys.get((get("packet_id"), get("letter")))
@@ -321,6 +364,13 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
                              "--correction)")
             continue
         seen_in_file[ident] = line
+        reply = ident[:2] + ident[3:]  # the reply, rater and version, over all criteria
+        for col in ("reported_decision", "reported_total"):
+            first = reported_by_reply.setdefault((reply, col), (line, rec[col]))
+            if first[1] != rec[col]:
+                bad({"reported_decision": reported[0] if reported else "ready"}.get(col, "total"),
+                    f"the rater's own {col.split('_')[1]} differs from row {first[0]} of the same reply "
+                    f"({first[1] or 'empty'!r} there, {rec[col] or 'empty'!r} here)")
         out.append(rec)
     if problems:
         raise ImportRejected(problems)

@@ -38,6 +38,7 @@ KNOWN: dict[str, str] = {
     "int_rater_pair_scores": "intermediate reads a mart",
     "stg_decisions__attempts": "staging must read exactly one source (or base_ models)",
     "stg_decisions__budget": "staging must read exactly one source (or base_ models)",
+    "stg_decisions__case_files": "staging must read exactly one source (or base_ models)",
     "stg_decisions__cases": "staging must read exactly one source (or base_ models)",
     "stg_decisions__golden_accepted": "staging must read exactly one source (or base_ models)",
     "stg_decisions__golden_cases": "staging must read exactly one source (or base_ models)",

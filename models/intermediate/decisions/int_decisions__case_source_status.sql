@@ -1,4 +1,5 @@
--- Per case: is the raw data valid for an exact recomputation? Counts of rows and problems in POS, budget, inventory.
+-- Per case: is the raw data valid for an exact recomputation? Counts of rows and problems in POS, budget, inventory
+-- (a file that cannot be read at all counts as one problem), and the first problem as 'file: row N: column: problem'.
 with cases as (
     select * from {{ ref('stg_decisions__cases') }}
 ),
@@ -25,8 +26,59 @@ inventory as (
     group by case_id
 ),
 
+files as (
+    select
+        case_id,
+        count(file_problem)                                                          as n_unreadable_files,
+        max(case when file_kind = 'budget' and file_problem is not null then 1 else 0 end) = 1    as budget_unreadable,
+        max(case when file_kind = 'inventory' and file_problem is not null then 1 else 0 end) = 1 as inventory_unreadable
+    from {{ ref('stg_decisions__case_files') }}
+    group by case_id
+),
+
 uci as (
     select case_id, count(*) as n_pos_rows from {{ ref('stg_decisions__uci_rows') }} group by case_id
+),
+
+-- budget and inventory rows are few: number every row of a file that has a problem
+other_rows as (
+    select case_id, source_file, row_problem, 'amount' as problem_column,
+           row_number() over (partition by source_file order by (select null)) as source_row
+    from {{ ref('stg_decisions__budget') }}
+    where source_file in (select source_file from {{ ref('stg_decisions__budget') }} where row_problem is not null)
+    union all
+    select case_id, source_file, row_problem,
+           case row_problem
+               when 'too_many_fields' then 'extra_fields'
+               else replace(row_problem, 'unreadable_', '')
+           end,
+           row_number() over (partition by source_file order by (select null))
+    from {{ ref('stg_decisions__inventory') }}
+    where source_file in (select source_file from {{ ref('stg_decisions__inventory') }} where row_problem is not null)
+),
+
+problems as (
+    select case_id, source_file, source_row, problem_column, row_problem, raw_text
+    from {{ ref('int_decisions__pos_problems') }}
+    union all
+    select case_id, source_file, cast(source_row as integer), problem_column, row_problem, null
+    from other_rows
+    where row_problem is not null
+    union all
+    select case_id, source_file, 0, 'header', 'unreadable_file', file_problem
+    from {{ ref('stg_decisions__case_files') }}
+    where file_problem is not null and file_kind <> 'pos'
+),
+
+first_problem as (
+    select
+        case_id,
+        source_file || ': '
+            || case when source_row = 0 then 'header' else 'row ' || cast(source_row as varchar) end
+            || ': ' || problem_column || ': ' || row_problem
+            || coalesce(' (' || raw_text || ')', '') as first_problem
+    from problems
+    qualify row_number() over (partition by case_id order by source_file, source_row, problem_column) = 1
 )
 
 select
@@ -38,15 +90,20 @@ select
     coalesce(pos.n_pos_rows_outside_periods, 0)                    as n_pos_rows_outside_periods,
     coalesce(budget.n_budget_problem_rows, 0)                      as n_budget_problem_rows,
     coalesce(inventory.n_inventory_problem_rows, 0)                as n_inventory_problem_rows,
-    budget.n_budget_rows is not null                               as has_budget,
-    inventory.n_inventory_rows is not null                         as has_inventory,
+    coalesce(files.n_unreadable_files, 0)                          as n_unreadable_files,
+    budget.n_budget_rows is not null or coalesce(files.budget_unreadable, false)       as has_budget,
+    inventory.n_inventory_rows is not null or coalesce(files.inventory_unreadable, false) as has_inventory,
     cases.pos_file like '%.parquet'                                as is_real_data,
     coalesce(pos.n_pos_rows, uci.n_pos_rows, 0) > 0
         and coalesce(pos.n_pos_problem_rows, 0) = 0
         and coalesce(budget.n_budget_problem_rows, 0) = 0
-        and coalesce(inventory.n_inventory_problem_rows, 0) = 0   as source_valid
+        and coalesce(inventory.n_inventory_problem_rows, 0) = 0
+        and coalesce(files.n_unreadable_files, 0) = 0              as source_valid,
+    first_problem.first_problem
 from cases
 left join pos on pos.case_id = cases.case_id
 left join budget on budget.case_id = cases.case_id
 left join inventory on inventory.case_id = cases.case_id
+left join files on files.case_id = cases.case_id
 left join uci on uci.case_id = cases.case_id
+left join first_problem on first_problem.case_id = cases.case_id

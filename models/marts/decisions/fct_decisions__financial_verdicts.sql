@@ -31,7 +31,7 @@ joined as (
         claims.field_name,
         claims.json_kind,
         claims.claimed_text,
-        try_cast(claims.claimed_text as decimal(38, 12))                as claimed_value,
+        case when claims.json_kind = 'number' then try_cast(claims.claimed_text as decimal(38, 12)) end as claimed_value,
         protocol.protocol_status,
         recomputed.recompute_status,
         recomputed.recomputed_value,

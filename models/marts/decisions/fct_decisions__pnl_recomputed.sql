@@ -1,6 +1,7 @@
 -- The six top-level P&L fields per case, recomputed exactly from the raw rows (scope: all SKUs, all stores,
 -- online + offline, current 4 weeks vs base 4 weeks). recomputed_value is exact DECIMAL(38, 12); recomputed_cents is
--- for display only (half away from zero). recompute_status says why a value is missing.
+-- for display only (half away from zero). recompute_status says why a value is missing and recomputed_value_reason
+-- says it in words (the first bad file/row/column of an invalid case, or the period without POS rows).
 with status as (
     select * from {{ ref('int_decisions__case_source_status') }}
 ),
@@ -13,7 +14,9 @@ totals as (
         max(case when period = 'current' then gross_margin end) as gross_margin_current,
         max(case when period = 'base' then gross_margin end)    as gross_margin_base,
         max(case when period = 'current' then contribution end) as contribution_current,
-        max(case when period = 'base' then contribution end)    as contribution_base
+        max(case when period = 'base' then contribution end)    as contribution_base,
+        coalesce(max(case when period = 'current' then n_rows end), 0) as n_rows_current,
+        coalesce(max(case when period = 'base' then n_rows end), 0)    as n_rows_base
     from {{ ref('int_decisions__period_totals') }}
     group by case_id
 ),
@@ -53,6 +56,13 @@ wide as (
         status.is_real_data,
         status.has_budget,
         status.has_inventory,
+        status.first_problem,
+        coalesce(totals.n_rows_current, 0)                                                  as n_rows_current,
+        coalesce(totals.n_rows_base, 0)                                                     as n_rows_base,
+        periods.base_start,
+        periods.base_end,
+        periods.current_start,
+        periods.current_end,
         cast(totals.revenue_current - totals.revenue_base as decimal(38, 12))              as revenue_delta,
         cast(totals.gross_margin_current - totals.gross_margin_base as decimal(38, 12))    as gross_margin_delta,
         cast(totals.contribution_current - totals.contribution_base as decimal(38, 12))    as contribution_delta,
@@ -63,6 +73,7 @@ wide as (
     left join totals on totals.case_id = status.case_id
     left join budget on budget.case_id = status.case_id
     left join exposure on exposure.case_id = status.case_id
+    left join {{ ref('stg_decisions__cases') }} as periods on periods.case_id = status.case_id
 ),
 
 fields as (
@@ -91,8 +102,19 @@ long as (
                 then 'no_budget_in_source'
             when fields.field_name = 'unexplained_inventory_exposure' and not wide.has_inventory
                 then 'no_inventory_in_source'
+            when wide.n_rows_current = 0 then 'no_pos_rows_in_period'
+            when wide.n_rows_base = 0 and fields.field_name in ('revenue_delta', 'gross_margin_delta', 'contribution_delta')
+                then 'no_pos_rows_in_period'
             else 'ok'
-        end as recompute_status
+        end as recompute_status,
+        wide.first_problem,
+        case
+            when wide.n_rows_current = 0
+                then 'no POS rows in the current period (' || cast(wide.current_start as varchar) || ' to '
+                     || cast(wide.current_end as varchar) || ')'
+            else 'no POS rows in the base period (' || cast(wide.base_start as varchar) || ' to '
+                 || cast(wide.base_end as varchar) || ')'
+        end as empty_period_reason
     from wide
     cross join fields
 )
@@ -104,5 +126,12 @@ select
     field_order,
     recompute_status,
     case when recompute_status = 'ok' then value_if_valid end                                   as recomputed_value,
+    case recompute_status
+        when 'invalid_raw_rows' then 'invalid raw data: ' || coalesce(first_problem, 'no POS rows')
+        when 'no_cost_in_source' then 'the source has no unit cost'
+        when 'no_budget_in_source' then 'the case has no budget.csv'
+        when 'no_inventory_in_source' then 'the case has no inventory.csv'
+        when 'no_pos_rows_in_period' then empty_period_reason
+    end                                                                                         as recomputed_value_reason,
     case when recompute_status = 'ok' then {{ decisions_round_cents('value_if_valid') }} end    as recomputed_cents
 from long

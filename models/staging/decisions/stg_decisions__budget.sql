@@ -1,9 +1,14 @@
--- Current-period budgets and the online fulfilment cost per unit (pack/cases/<case>/budget.csv), one row per metric.
+-- depends_on: {{ ref('stg_decisions__case_files') }}
+-- Current-period budgets and the online fulfilment cost per unit (pack/cases/<case>/budget.csv), one row per metric,
+-- read with the case's delimiter and number locale (stg_decisions__case_files).
 select
-    {{ decisions_parent_dir('filename') }}      as case_id,
-    filename                                    as source_file,
+    {{ decisions_parent_dir('source_file') }}   as case_id,
+    source_file,
     trim(metric)                                as metric,
     amount                                      as amount_text,
-    {{ decisions_parse_amount('amount') }}      as amount,
-    case when {{ decisions_parse_amount('amount') }} is null then 'unreadable_amount' end as row_problem
-from {{ decisions_read_csv_text(decisions_path('budget_glob'), ['metric', 'amount']) }}
+    amount_value                                as amount,
+    case
+        when extra_fields is not null then 'too_many_fields'
+        when amount_value is null then 'unreadable_amount'
+    end as row_problem
+from {{ decisions_read_case_csv('budget', ['metric', 'amount'], ['amount']) }}

@@ -1,4 +1,6 @@
--- The case index of the pack (pack/cases.csv): role (core C01-C10 or extra R01), currency and the two periods.
+-- The case index of the pack (pack/cases.csv): role (core C01-C10 or extra R01), currency, the two periods and the
+-- optional declared locale (csv_delimiter, decimal_separator, thousands_separator; NULL when not declared; the
+-- columns may be absent from the file). stg_decisions__case_files resolves the locale per file.
 select
     trim(case_id)                          as case_id,
     trim(case_role)                        as case_role,
@@ -7,6 +9,10 @@ select
     try_cast(base_end as date)             as base_end,
     try_cast(current_start as date)        as current_start,
     try_cast(current_end as date)          as current_end,
-    trim(pos_file)                         as pos_file
+    trim(pos_file)                         as pos_file,
+    nullif(trim(csv_delimiter), '')        as csv_delimiter,
+    nullif(trim(decimal_separator), '')    as decimal_separator,
+    nullif(trim(thousands_separator), '')  as thousands_separator
 from {{ decisions_read_csv_text(decisions_path('cases_csv'),
-        ['case_id', 'case_role', 'currency', 'base_start', 'base_end', 'current_start', 'current_end', 'pos_file']) }}
+        ['case_id', 'case_role', 'currency', 'base_start', 'base_end', 'current_start', 'current_end', 'pos_file',
+         'csv_delimiter', 'decimal_separator', 'thousands_separator'], null_padding=true) }}

@@ -1,16 +1,19 @@
--- Raw POS rows of the synthetic cases (pack/cases/<case>/pos.csv), read as text (never sniffed) and typed exactly:
--- amounts and quantities through decisions_parse_amount into DECIMAL(38, 6). A row that does not parse keeps its
--- text and gets row_problem (first failing column); it is never turned into 0. Row numbers are added only for the
--- problem rows (int_decisions__pos_problems), so this view streams at any size.
+-- depends_on: {{ ref('stg_decisions__case_files') }}
+-- Raw POS rows of the synthetic cases (pack/cases/<case>/pos.csv), read as text (never sniffed) with each case's
+-- delimiter and number locale (stg_decisions__case_files) and typed exactly: amounts and quantities through
+-- decisions_parse_amount into DECIMAL(38, 6). A row that does not parse keeps its text and gets row_problem (first
+-- failing column); it is never turned into 0. A file that cannot be read at all is not here (its case is invalid,
+-- see int_decisions__pos_problems). Row numbers are added only for the problem rows, so this view streams.
 with raw as (
-    select * from {{ decisions_read_csv_text(decisions_path('pos_glob'),
-        ['date', 'store_id', 'channel', 'sku', 'quantity', 'unit_price', 'unit_cost', 'promo_flag']) }}
+    select * from {{ decisions_read_case_csv('pos',
+        ['date', 'store_id', 'channel', 'sku', 'quantity', 'unit_price', 'unit_cost', 'promo_flag'],
+        ['quantity', 'unit_price', 'unit_cost']) }}
 ),
 
 typed as (
     select
-        {{ decisions_parent_dir('filename') }}        as case_id,
-        filename                                      as source_file,
+        {{ decisions_parent_dir('source_file') }}     as case_id,
+        source_file,
         date                                          as date_text,
         store_id,
         channel,
@@ -19,10 +22,11 @@ typed as (
         unit_price                                    as unit_price_text,
         unit_cost                                     as unit_cost_text,
         promo_flag                                    as promo_flag_text,
+        extra_fields,
         try_cast(trim(date) as date)                  as sale_date,
-        {{ decisions_parse_amount('quantity') }}      as quantity,
-        {{ decisions_parse_amount('unit_price') }}    as unit_price,
-        {{ decisions_parse_amount('unit_cost') }}     as unit_cost,
+        quantity_value                                as quantity,
+        unit_price_value                              as unit_price,
+        unit_cost_value                               as unit_cost,
         case upper(trim(promo_flag)) when 'Y' then true when 'N' then false end as is_promo
     from raw
 )
@@ -30,6 +34,7 @@ typed as (
 select
     *,
     case
+        when extra_fields is not null then 'too_many_fields'
         when quantity_text is null or trim(quantity_text) = '' then 'empty_quantity'
         when quantity is null then 'unreadable_quantity'
         when unit_price is null then 'unreadable_unit_price'

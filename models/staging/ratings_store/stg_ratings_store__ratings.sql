@@ -34,7 +34,10 @@ select
     numbered.rubric_id,
     try_cast(numbered.rubric_version as integer)        as rubric_version,
     try_cast(numbered.is_blind as boolean)              as is_blind,
-    try_cast(numbered.rated_at as timestamp)            as rated_at
+    try_cast(numbered.rated_at as timestamp)            as rated_at,
+    -- the rater's own verdict, for audit only (never scored); empty in files written before these columns existed
+    try_cast(nullif(numbered.reported_decision, '') as boolean) as reported_decision,
+    try_cast(nullif(numbered.reported_total, '') as integer)    as reported_total
 from numbered
 left join keys
     on keys.packet_id = numbered.packet_id

@@ -175,8 +175,21 @@ def _fits_decimal_38_12(value) -> bool:
     return d.as_tuple().exponent >= -12 and (d == 0 or d.adjusted() < 26)
 
 
+def _claimed_text(value: Any, kind: str) -> str | None:
+    """The claim as written: a number's exact digits, a string's text, an object's or array's canonical JSON,
+    true/false; None only for null or missing."""
+    if kind in ("null", "missing"):
+        return None
+    if kind in ("number", "number_out_of_range"):
+        return format(Decimal(value), "f")
+    if kind == "string":
+        return value
+    return _text(value)
+
+
 def pnl_claims(root: Path | None = None):
-    """One row per card x top-level P&L field: its JSON kind and, for a number, its exact digits."""
+    """One row per card x top-level P&L field: its JSON kind and the claim as written (``claimed_text``: a number's
+    exact digits, a string's text, an object's JSON; NULL only when null or missing)."""
     root = root or decisions_dir()
     rows = []
     for exp, group, _path, pos, entry in _iter_cards(root):
@@ -190,7 +203,7 @@ def pnl_claims(root: Path | None = None):
                 kind = "number_out_of_range"
             rows.append({"experiment_id": exp, "group_id": group, "card_position": str(pos),
                          "case_id": _text(entry.get("case_id")), "field_name": field, "json_kind": kind,
-                         "claimed_text": format(Decimal(value), "f") if kind == "number" else None,
+                         "claimed_text": _claimed_text(value, kind),
                          "object_keys": ",".join(sorted(value)) if kind == "object" else None})
     return _frame(rows, CLAIM_COLUMNS)
 

@@ -12,7 +12,8 @@ case generator uses to write example claims. Definitions (the same text is in pr
   gross_margin_budget (both budgets for the current 4 weeks);
 - unexplained_inventory_exposure = sum over store x SKU of |opening + received - net units sold(current) -
   counted_closing| x unit_cost (inventory.csv), i.e. the cost value of stock that the POS rows do not explain.
-A case whose raw rows do not all parse has no reference values (None): its source is invalid.
+A case whose raw rows do not all parse has no reference values (None): its source is invalid. Files are read with
+the case's declared delimiter and number locale (``pack/cases.csv``, see ``evalhouse.decisions.case_files``).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+from evalhouse.decisions.case_files import HEADERS, CaseLocale, detect_delimiter, read_case_locales
 from evalhouse.decisions.money import parse_amount
 
 POS_COLUMNS = ("date", "store_id", "channel", "sku", "quantity", "unit_price", "unit_cost", "promo_flag")
@@ -37,25 +39,46 @@ class CaseReference:
     totals: dict[str, Decimal] = field(default_factory=dict)
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
+def _read_csv(path: Path, declared: CaseLocale | None = None) -> list[dict[str, str]]:
+    declared = declared or CaseLocale()
     with open(path, newline="", encoding="utf-8-sig") as fh:  # utf-8-sig drops a BOM
-        return list(csv.DictReader(fh))
+        header = fh.readline().rstrip("\r\n")
+        delimiter, why = detect_delimiter(header, HEADERS[path.stem], declared.delimiter)
+        if why:
+            raise ValueError(f"{path}: row 1 (header): {why}")
+        fh.seek(0)
+        return list(csv.DictReader(fh, delimiter=delimiter))
 
 
 def case_reference(case_dir: Path, periods: dict[str, tuple[date, date]]) -> CaseReference:
-    """Recompute the six fields of one synthetic case from its pos.csv, budget.csv and inventory.csv."""
+    """Recompute the six fields of one synthetic case from its pos.csv, budget.csv and inventory.csv.
+
+    A file that cannot be read, a row that does not parse, or a period without POS rows gives no values (None)."""
     case_dir = Path(case_dir)
     ref = CaseReference(case_dir.name, True)
+    declared = read_case_locales(case_dir.parent.parent / "cases.csv").get(case_dir.name, CaseLocale())
+    try:
+        pos_rows = _read_csv(case_dir / "pos.csv", declared)
+        budget_rows = _read_csv(case_dir / "budget.csv", declared)
+        inventory_rows = _read_csv(case_dir / "inventory.csv", declared)
+    except ValueError as exc:
+        ref.problems.append(str(exc))
+        ref.source_valid = False
+        ref.values = {k: None for k in _FIELDS}
+        return ref
+    loc = declared.locale
+    n_rows = {p: 0 for p in periods}
     zero = Decimal(0)
     totals = {f"{k}_{p}": zero for p in periods for k in ("revenue", "cogs", "online_units")}
     sold: dict[tuple[str, str], Decimal] = {}
-    for i, row in enumerate(_read_csv(case_dir / "pos.csv"), start=2):
-        qty, price, cost = (parse_amount(row.get(c)) for c in ("quantity", "unit_price", "unit_cost"))
+    for i, row in enumerate(pos_rows, start=2):
+        qty, price, cost = (parse_amount(row.get(c), loc) for c in ("quantity", "unit_price", "unit_cost"))
         try:
             day = date.fromisoformat((row.get("date") or "").strip())
         except ValueError:
             day = None
-        bad = [n for n, v in (("quantity", qty), ("unit_price", price), ("unit_cost", cost), ("date", day)) if v is None]
+        extra = ["extra_fields"] if None in row else []  # DictReader keeps surplus fields under the key None
+        bad = extra + [n for n, v in (("quantity", qty), ("unit_price", price), ("unit_cost", cost), ("date", day)) if v is None]
         if (row.get("channel") or "").strip() not in CHANNELS:
             bad.append("channel")
         if bad:
@@ -64,6 +87,7 @@ def case_reference(case_dir: Path, periods: dict[str, tuple[date, date]]) -> Cas
         period = next((p for p, (lo, hi) in periods.items() if lo <= day <= hi), None)
         if period is None:
             continue
+        n_rows[period] += 1
         totals[f"revenue_{period}"] += qty * price
         totals[f"cogs_{period}"] += qty * cost
         if row["channel"].strip() == "online":
@@ -71,7 +95,7 @@ def case_reference(case_dir: Path, periods: dict[str, tuple[date, date]]) -> Cas
         if period == "current":
             key = (row["store_id"], row["sku"])
             sold[key] = sold.get(key, zero) + qty
-    budget = {r["metric"]: parse_amount(r["amount"]) for r in _read_csv(case_dir / "budget.csv")}
+    budget = {r["metric"]: parse_amount(r["amount"], loc) for r in budget_rows}
     if ref.problems or any(v is None for v in budget.values()):
         ref.source_valid = False
         ref.values = {k: None for k in _FIELDS}
@@ -80,13 +104,14 @@ def case_reference(case_dir: Path, periods: dict[str, tuple[date, date]]) -> Cas
     gm = {p: totals[f"revenue_{p}"] - totals[f"cogs_{p}"] for p in periods}
     contrib = {p: gm[p] - fulfil * totals[f"online_units_{p}"] for p in periods}
     exposure = zero
-    for r in _read_csv(case_dir / "inventory.csv"):
+    for r in inventory_rows:
         opening, received, counted, unit_cost = (
-            parse_amount(r[c]) for c in ("opening_units", "received_units", "counted_closing_units", "unit_cost"))
+            parse_amount(r[c], loc) for c in ("opening_units", "received_units", "counted_closing_units", "unit_cost"))
         expected = opening + received - sold.get((r["store_id"], r["sku"]), zero)
         exposure += abs(expected - counted) * unit_cost
     ref.totals = {**totals, **{f"gross_margin_{p}": v for p, v in gm.items()},
                   **{f"contribution_{p}": v for p, v in contrib.items()}}
+    has = {p: n_rows.get(p, 0) > 0 for p in periods}
     ref.values = {
         "revenue_delta": totals["revenue_current"] - totals["revenue_base"],
         "gross_margin_delta": gm["current"] - gm["base"],
@@ -95,6 +120,9 @@ def case_reference(case_dir: Path, periods: dict[str, tuple[date, date]]) -> Cas
         "gross_margin_vs_budget": gm["current"] - budget["gross_margin_budget"],
         "unexplained_inventory_exposure": exposure,
     }
+    for f in ref.values:  # no POS row in the current period: nothing; none in the base period: no deltas
+        if not has.get("current", True) or (f.endswith("_delta") and not has.get("base", True)):
+            ref.values[f] = None
     return ref
 
 
