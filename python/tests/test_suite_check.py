@@ -17,7 +17,7 @@ EXAMPLE = PROJECT / "suites" / "example_qa"
 def test_every_shipped_suite_passes():
     suites, problems = check_all(PROJECT / "suites")
     assert [str(p) for p in problems] == []
-    assert {"larkfield", "example_qa"} <= {s.name for s in suites}
+    assert {"larkfield", "example_qa", "hanna"} <= {s.name for s in suites}
 
 
 @pytest.fixture
@@ -95,6 +95,23 @@ def test_score_outside_the_scale_and_unknown_criterion(suite):
         "suites/team_qa/ratings.csv:4:score: correctness: score 3 is not a whole level within 0-2",
         "suites/team_qa/ratings.csv:5:criterion: unknown criterion 'tone' in rubric 'example_qa_quality' v1",
     ]
+
+
+def test_judge_scores_are_kept_as_recorded_but_a_person_must_give_a_level(suite):
+    # A judge's mean of sampled answers (1.5) and a failure code (-1) are what the judge recorded: accepted here,
+    # flagged by int_ratings (not_a_whole_level / out_of_range). The same values from a person are errors.
+    with open(suite / "ratings.csv", "a") as fh:
+        fh.write("q1,model_a,judge:m,correctness,1.5,\nq2,model_a,judge:m,correctness,-1,\n")
+        fh.write("q1,model_a,bo,correctness,1.5,\n")
+    edit(suite / "ratings.csv", "item_id,system_id,rater_id,criterion,score,reason",
+         "item_id,system_id,rater_id,criterion,score,reason,rater_kind")
+    text = (suite / "ratings.csv").read_text(encoding="utf-8").splitlines()
+    kinds = ["judge" if ",judge:m," in line else "human" for line in text[1:]]
+    (suite / "ratings.csv").write_text("\n".join([text[0]] + [f"{line},{k}" for line, k in zip(text[1:], kinds)])
+                                       + "\n", encoding="utf-8")
+    n = len(text)
+    assert messages(suite) == [f"suites/team_qa/ratings.csv:{n}:score: correctness: score 1.5 is not a whole level "
+                               "within 0-2"]
 
 
 def test_bad_yaml_names_the_line(suite):

@@ -7,8 +7,9 @@
 --     number is used as it is;
 --   * anything else (missing, not a number, out of range, unknown criterion, a human's fractional score) gets
 --     score_value NULL and excluded_reason = int_ratings.score_problem: it is counted, never used, never 0.
--- Automatic-metric raters (stg_hanna__metric_scores: HANNA's 72 metrics, rater_kind metric) are not rubric ratings
--- and are added here only, their values as they are under both policies.
+-- Automatic-metric raters (stg_hanna__metric_scores: HANNA's 72 metrics, rater_kind metric, one score per story) are
+-- not rubric ratings and are added here only, once per criterion of their rubric (a metric is compared with each),
+-- their values as they are under both policies.
 -- score_value_as_recorded: the released number as it is, failure codes and out-of-range values included (NULL only
 -- when missing / not a number / unknown criterion): the judge_failure_policy 'as_recorded' of the reliability marts.
 -- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
@@ -92,7 +93,7 @@ select
     items.task,
     metric.rubric_id,
     metric.rubric_version,
-    metric.criterion,
+    criteria.criterion,
     criteria.min_score,
     criteria.max_score,
     metric.response_id,
@@ -109,9 +110,8 @@ select
     cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded_as_recorded,
     case when metric.score_value is null then 'missing' end         as excluded_reason
 from {{ ref('stg_hanna__metric_scores') }} as metric
-inner join responses on responses.response_id = metric.response_id
-left join items on items.item_id = responses.item_id
-left join criteria
+inner join criteria
     on criteria.rubric_id = metric.rubric_id
    and criteria.rubric_version = metric.rubric_version
-   and criteria.criterion = metric.criterion
+inner join responses on responses.response_id = metric.response_id
+left join items on items.item_id = responses.item_id

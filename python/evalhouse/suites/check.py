@@ -24,6 +24,10 @@ from evalhouse.suites.contract import (DIRECTIONS, FORMATS, SUITE_NAME, SUITE_SC
 __all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files"]
 
 _TRUE = {"true", "1"}
+# Raters whose scores are kept as recorded (a judge's mean of sampled answers, a failure code): int_ratings flags a
+# score that is not a whole level within the scale and the marts leave it out by default. A person's score
+# (human, adjudicator) must be a whole level within the scale.
+_KEPT_AS_RECORDED = {"judge", "program", "metric"}
 
 
 @dataclass(frozen=True)
@@ -563,10 +567,8 @@ def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem]) -> 
         except ValueError:
             continue  # reported by the type expectation
         c = crits[crit]
-        # a judge's, metric's or program's score may fall between levels (a mean of sampled answers, GPT-4's 4.5):
-        # it is kept as given; totals skip it (int_ratings: not_a_whole_level), reliability uses its value
-        between_levels_ok = g.at[idx, "rater_kind"] in ("judge", "metric", "program")
-        if (value != int(value) and not between_levels_ok) or not c["min_score"] <= value <= c["max_score"]:
+        recorded = g.at[idx, "rater_kind"] in _KEPT_AS_RECORDED
+        if not recorded and (value != int(value) or not c["min_score"] <= value <= c["max_score"]):
             problems.append(Problem(f, r, "score", f"{crit}: score {score} is not a whole level within "
                                     f"{c['min_score']}-{c['max_score']}"))
         key = (g.at[idx, "response_id"], g.at[idx, "rater_id"], rid, ver, crit)

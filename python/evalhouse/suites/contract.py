@@ -145,8 +145,9 @@ _RATINGS = Table(
         Column("rater_kind", allowed=RATER_KINDS, description="human | judge | program | metric | adjudicator; "
                "default human."),
         Column("criterion", required=True, description="A criterion of the rubric."),
-        Column("score", "decimal", required=True, description="A level of the criterion's scale (a judge, metric or "
-               "program may give a value between levels, e.g. a mean of sampled answers)."),
+        Column("score", "decimal", required=True, description="A level of the criterion's scale (a person's score "
+               "must be one); a judge, program or metric score is kept as recorded, and one that is not a whole "
+               "level within the scale is flagged (int_ratings.score_problem) and left out by default."),
         Column("reason", description="The rater's one-line reason."),
         Column("rubric_id", description="The rubric; default the suite's only rubric."),
         Column("rubric_version", "integer", description="The rubric version; default its first version "
@@ -207,7 +208,7 @@ _CRITERION = {
     },
 }
 _VERSION = {
-    "type": "object", "additionalProperties": False, "required": ["version", "effective_from"],
+    "type": "object", "additionalProperties": False, "required": ["version"],
     "properties": {
         "version": {"type": "integer", "minimum": 1},
         "effective_from": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
