@@ -110,8 +110,8 @@ def test_declared_answer_rules_check_clean(suite):
 def test_unknown_answer_rule_names_file_line_field(suite):
     edit(suite / "suite.yml", "first_filter: false\n", RULES_YML.format(rule="gsm8k_magic"))
     assert messages(suite) == [
-        "suites/team_qa/suite.yml:13:answer_rules.string_fact: unknown answer rule 'gsm8k_magic' (known: house_exact, "
-        "house_tolerance, tatqa_official_em, tatqa_official_f1, faithful_cot_gsm8k)"]
+        "suites/team_qa/suite.yml:13:answer_rules.string_fact: unknown answer rule 'gsm8k_magic' (known: "
+        "house_exact, house_tolerance, tatqa_official_em, tatqa_official_f1, faithful_cot_gsm8k)"]
 
 
 def test_answer_rule_not_for_the_gold_kind_names_file_line_field(suite):
@@ -185,7 +185,7 @@ def test_land_writes_every_table_even_empty(suite, tmp_path):
     assert problems == []
     counts = land(suites, tmp_path / "landing")
     assert counts == {"items": 4, "responses": 8, "response_labels": 0, "gold": 0, "ratings": 32, "comparisons": 0,
-                      "suites": 1, "rubric_levels": 6, "rubric_versions": 1, "rubric_rules": 1}
+                      "suites": 1, "rubric_levels": 6, "rubric_versions": 1, "rubric_rules": 1, "answer_rules": 0}
     assert sorted(p.name for p in (tmp_path / "landing").iterdir()) == sorted(f"{t}.parquet" for t in counts)
 
 

@@ -4,8 +4,8 @@
 suite has a problem nothing is landed and the build stops, so the previous published warehouse stays as it was.
 Otherwise it writes ``<landing>/<table>.parquet`` (default ``warehouse/build/landing``; ``$EVALHOUSE_LANDING_DIR``
 overrides) for the data tables (``items`` ... ``comparisons``) and for the tables derived from each suite.yml
-(``suites``, ``rubric_levels``, ``rubric_versions``, ``rubric_rules``, ``answer_rules``). These files are the dbt sources of the
-``suites`` source (models/staging/suites/_suites__sources.yml): values are text as written (booleans and
+(``suites``, ``rubric_levels``, ``rubric_versions``, ``rubric_rules``, ``answer_rules``). These files are the dbt
+sources of the ``suites`` source (models/staging/suites/_suites__sources.yml): values are text as written (booleans and
 timestamps normalised), and the staging models cast them to the contract's types. A table no suite has is written
 with its columns and no rows, so no placeholder model is needed.
 """
@@ -139,7 +139,8 @@ def _write(table: str, records: pd.DataFrame, target: Path) -> None:
             arrays.append(pa.array(pd.to_numeric(frame[c], errors="coerce").astype("Int64"), type=pa.int64()))
         else:
             values = frame[c].astype(str)
-            arrays.append(pa.array([None if v == "" else "" if v == EMPTY else v for v in values], type=pa.string()))
+            arrays.append(pa.array([None if v == "" else "" if v == EMPTY else v for v in values],
+                                   type=pa.string()))
     buf = io.BytesIO()
     pq.write_table(pa.Table.from_arrays(arrays, names=cols), buf)
     files.write_replace(target / f"{table}.parquet", buf.getvalue())
