@@ -1,5 +1,5 @@
 {#- Answer rules (evalhouse.rules): the registry of rule names and the gold kinds each applies to, and the check of
-    var('answer_rules'). Keep answer_rule_registry() equal to evalhouse.rules.RULES (python/tests/test_rules.py
+    var('answer_rules') (hand-mapped suites; declared suites choose theirs in suite.yml, checked by `suite check`). Keep answer_rule_registry() equal to evalhouse.rules.RULES (python/tests/test_rules.py
     compares them). -#}
 
 {% macro answer_rule_registry() -%}

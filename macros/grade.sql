@@ -60,13 +60,6 @@ concat(' ', trim(regexp_replace({{ grade_casefold(expr) }}, '[^\\p{L}\\p{N}]+', 
 (' ' || trim(regexp_replace({{ grade_casefold(expr) }}, '[^\pL\pN]+', ' ', 'g')) || ' ')
 {%- endmacro %}
 
-{#- grade_read_parquet(glob) -#}
-{% macro grade_read_parquet(glob) -%}
-  {{ return(adapter.dispatch('grade_read_parquet', 'evalhouse')(glob)) }}
-{%- endmacro %}
-{% macro default__grade_read_parquet(glob) -%}parquet.`{{ glob }}`{%- endmacro %}
-{% macro duckdb__grade_read_parquet(glob) -%}read_parquet('{{ glob }}'){%- endmacro %}
-
 {#- grade_unnest_positions(list_col, value_alias, pos_alias): select-list fragment giving one row per list element
     with its 1-based position. -#}
 {% macro grade_unnest_positions(list_col, value_alias, pos_alias) -%}

@@ -1,10 +1,15 @@
-"""One-off import of the two real grounding suites into compact Parquet under data/ (run by a maintainer, not by
-the build; the build reads only the Parquet files in the repo).
+"""One-off import of the two real grounding suites as suite folders (run by a maintainer, not by the build; the
+build reads only the suite folders in the repo).
 
-    python -m evalhouse.grade_import_grounding /path/to/shared/data
+    python -m evalhouse.grade_import_grounding /path/to/shared/data [suites_root]
 
-- TAT-QA (Program-of-Thoughts outputs, 5 configurations x 1,667 questions) -> data/grade_tatqa/
-- GSM8K (Faithful-CoT outputs, 24 configurations x 1,319 questions) -> data/grade_gsm8k/
+- TAT-QA (Program-of-Thoughts outputs, 5 configurations x 1,667 questions) -> suites/grade_tatqa/
+- GSM8K (Faithful-CoT outputs, 24 configurations x 1,319 questions) -> suites/grade_gsm8k/
+
+Each folder gets the contract tables ``items``, ``responses``, ``response_labels`` and ``gold`` as Parquet (zstd);
+its ``suite.yml`` and ``SOURCE.md`` are written by hand. What the answer rules read beyond the shared columns goes
+into ``metadata`` JSON: on gold, TAT-QA's ``answer_type``, ``scale`` and the answer's exact JSON (``answer_json``);
+on responses, the predicted answer's exact JSON (``answer_json``) and TAT-QA's predicted ``scale``.
 
 Numbers keep their JSON text exactly (``parse_float=str``), so gold values are compared as written, never as
 binary floats. Table and passage contexts of TAT-QA (repeated in every record) are dropped; see SOURCE.md.
@@ -49,9 +54,6 @@ def _as_text(value) -> tuple[str | None, str]:
 
 
 def import_tatqa(src: Path, out: Path) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     questions, preds = {}, []
     for fname, (config, model, prompting) in TATQA_FILES.items():
         with open(src / "pot_tatqa" / "outputs" / fname, encoding="utf-8") as fh:
@@ -70,16 +72,10 @@ def import_tatqa(src: Path, out: Path) -> None:
                               "pred_answer_json": json.dumps(json.loads(line).get("pred_answer"), ensure_ascii=False),
                               "pred_scale": _as_text(r.get("pred_scale"))[0],
                               "generated": gen[0] if isinstance(gen, list) and gen else _as_text(gen)[0]})
-    out.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(list(questions.values())), out / "questions.parquet", compression="zstd")
-    pq.write_table(pa.Table.from_pylist(preds), out / "predictions.parquet", compression="zstd",
-                   compression_level=19)
+    write_tatqa_suite(list(questions.values()), preds, out)
 
 
 def import_gsm8k(src: Path, out: Path) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     base = src / "faithful_cot_gsm8k"
     questions = []
     with open(base / "data" / "GSM8K" / "test.jsonl", encoding="utf-8") as fh:
@@ -102,15 +98,85 @@ def import_gsm8k(src: Path, out: Path) -> None:
                               "question_id": str(r["id"]), "answer": None if r["answer"] is None else str(r["answer"]),
                               "completion": r["completion"],
                               "answer_json": json.dumps(r.get("answer"), ensure_ascii=False)})
+    write_gsm8k_suite(questions, preds, out)
+
+
+def _meta(**fields) -> str:
+    return json.dumps(fields, ensure_ascii=False)
+
+
+def _write_tables(tables: dict[str, list[dict]], out: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     out.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(questions), out / "questions.parquet", compression="zstd",
-                   compression_level=19)
-    pq.write_table(pa.Table.from_pylist(preds), out / "predictions.parquet", compression="zstd",
-                   compression_level=19)
+    for name, rows in tables.items():
+        columns = list(rows[0])
+        table = pa.Table.from_arrays([pa.array([r[c] for r in rows], type=pa.string()) for c in columns], columns)
+        pq.write_table(table, out / f"{name}.parquet", compression="zstd", compression_level=19)
+
+
+def write_tatqa_suite(questions: list[dict], preds: list[dict], out: Path) -> None:
+    """TAT-QA questions and PoT predictions as the suite's contract tables.
+
+    Items: task and category = answer type. Gold, one fact ``answer`` per question: arithmetic and count answers
+    are numeric facts (tolerance abs 0.005 = half a unit of the gold's 2nd decimal, plus rel 0.001 as in the PoT
+    repository's ``finqa_equal``); single-span answers string facts (tolerances 0); multi-span answers span-list
+    facts (gold_value ' | '-joined). Responses: ``tatqa-<config>-<question_id>``, text = raw output; the parsed
+    prediction is the label ``answer`` (when the output has one)."""
+    numeric = ("arithmetic", "count")
+    tables = {
+        "items": [{"item_id": q["question_id"], "input_text": q["question"], "reference_text": q["gold_answer"],
+                   "task": q["answer_type"], "language": "en", "category": q["answer_type"],
+                   "metadata": _meta(derivation=q["derivation"])} for q in questions],
+        "gold": [{"item_id": q["question_id"],
+                  "gold_kind": "numeric_fact" if q["answer_type"] in numeric
+                  else "span_list_fact" if q["answer_type"] == "multi-span" else "string_fact",
+                  "gold_key": "answer", "gold_value": q["gold_answer"],
+                  "abs_tol": "0.005" if q["answer_type"] in numeric else "0",
+                  "rel_tol": "0.001" if q["answer_type"] in numeric else "0",
+                  "metadata": _meta(answer_type=q["answer_type"], scale=q["scale"], answer_json=q["gold_answer_json"],
+                                    json_kind=q["gold_json_kind"])}
+                 for q in questions if q["answer_type"] in ("arithmetic", "count", "span", "multi-span")],
+    }
+    rid = {id(p): f"tatqa-{p['config']}-{p['question_id']}" for p in preds}
+    tables["responses"] = [{"response_id": rid[id(p)], "item_id": p["question_id"], "system_id": p["config"],
+                            "repetition": "1", "response_text": p["generated"], "raw_output": p["generated"],
+                            "is_reference_system": "false",
+                            "metadata": _meta(model=p["model"], prompting=p["prompting"],
+                                              answer_json=p["pred_answer_json"], json_kind=p["pred_json_kind"],
+                                              scale=p["pred_scale"])} for p in preds]
+    tables["response_labels"] = [{"response_id": rid[id(p)], "label_name": "answer", "label_value": p["pred_answer"]}
+                                 for p in preds if p["pred_answer"] is not None]
+    _write_tables(tables, out)
+
+
+def write_gsm8k_suite(questions: list[dict], preds: list[dict], out: Path) -> None:
+    """GSM8K questions and Faithful-CoT predictions as the suite's contract tables.
+
+    Items: reference = the reference solution. Gold: one numeric fact ``answer`` per question (abs 0.01: a cent,
+    absorbs binary-float noise such as 70000.00000000001 in program answers, not a wrong rounding such as 22.67
+    for 23). Responses: ``gsm8k-<config>-<question_id>``, text = completion; the pipeline's answer is the label
+    ``answer`` (when it has one)."""
+    tables = {
+        "items": [{"item_id": q["question_id"], "input_text": q["question"], "reference_text": q["gold_solution"],
+                   "language": "en", "category": "math word problem"} for q in questions],
+        "gold": [{"item_id": q["question_id"], "gold_kind": "numeric_fact", "gold_key": "answer",
+                  "gold_value": q["gold_answer"], "abs_tol": "0.01", "rel_tol": "0"} for q in questions],
+    }
+    rid = {id(p): f"gsm8k-{p['config']}-{p['question_id']}" for p in preds}
+    tables["responses"] = [{"response_id": rid[id(p)], "item_id": p["question_id"], "system_id": p["config"],
+                            "repetition": "1", "response_text": p["completion"], "raw_output": p["completion"],
+                            "is_reference_system": "false",
+                            "metadata": _meta(model=p["model"], prompting=p["prompting"],
+                                              answer_json=p["answer_json"])} for p in preds]
+    tables["response_labels"] = [{"response_id": rid[id(p)], "label_name": "answer", "label_value": p["answer"]}
+                                 for p in preds if p["answer"] is not None]
+    _write_tables(tables, out)
 
 
 if __name__ == "__main__":
     src = Path(sys.argv[1])
-    root = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("data")
+    root = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("suites")
     import_tatqa(src, root / "grade_tatqa")
     import_gsm8k(src, root / "grade_gsm8k")

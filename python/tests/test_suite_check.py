@@ -17,7 +17,7 @@ EXAMPLE = PROJECT / "suites" / "example_qa"
 def test_every_shipped_suite_passes():
     suites, problems = check_all(PROJECT / "suites")
     assert [str(p) for p in problems] == []
-    assert {"larkfield", "example_qa", "hanna"} <= {s.name for s in suites}
+    assert {"larkfield", "example_qa", "hanna", "grade_tatqa", "grade_gsm8k"} <= {s.name for s in suites}
 
 
 @pytest.fixture
@@ -114,6 +114,59 @@ def test_judge_scores_are_kept_as_recorded_but_a_person_must_give_a_level(suite)
                                "within 0-2"]
 
 
+RULES_YML = ("first_filter: false\ngrounding: true\nanswer_rules:\n"
+             "  numeric_fact: [house_exact, house_tolerance]\n"
+             "  string_fact:\n    - house_exact\n    - {rule}\n")
+
+
+def test_declared_answer_rules_check_clean(suite):
+    edit(suite / "suite.yml", "first_filter: false\n", RULES_YML.format(rule="tatqa_official_em"))
+    assert messages(suite) == []
+
+
+def test_unknown_answer_rule_names_file_line_field(suite):
+    edit(suite / "suite.yml", "first_filter: false\n", RULES_YML.format(rule="gsm8k_magic"))
+    assert messages(suite) == [
+        "suites/team_qa/suite.yml:13:answer_rules.string_fact: unknown answer rule 'gsm8k_magic' (known: "
+        "house_exact, house_tolerance, tatqa_official_em, tatqa_official_f1, faithful_cot_gsm8k)"]
+
+
+def test_answer_rule_not_for_the_gold_kind_names_file_line_field(suite):
+    edit(suite / "suite.yml", "first_filter: false\n", RULES_YML.format(rule="faithful_cot_gsm8k"))
+    edit(suite / "suite.yml", "numeric_fact: [house_exact, house_tolerance]",
+         "numeric_fact: [house_exact, house_tolerance]\n  span_list_fact: [tatqa_official_f1, house_tolerance]")
+    assert messages(suite) == [
+        "suites/team_qa/suite.yml:11:answer_rules.span_list_fact: answer rule 'house_tolerance' does not apply to "
+        "gold kind span_list_fact (it applies to numeric_fact, string_fact)",
+        "suites/team_qa/suite.yml:14:answer_rules.string_fact: answer rule 'faithful_cot_gsm8k' does not apply to "
+        "gold kind string_fact (it applies to numeric_fact)"]
+
+
+def test_answer_rules_need_grounding_and_a_fact_kind(suite):
+    edit(suite / "suite.yml", "first_filter: false\n",
+         "answer_rules:\n  label: [house_exact]\n")
+    assert messages(suite) == [
+        "suites/team_qa/suite.yml:7:answer_rules: answer_rules need grounding: true (the suite's facts are scored "
+        "by them)",
+        "suites/team_qa/suite.yml:8:answer_rules.label: unknown gold kind 'label': answer rules score numeric_fact, "
+        "string_fact, span_list_fact"]
+
+
+def test_parquet_keeps_an_empty_reply_apart_from_a_missing_one(suite, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (suite / "responses.csv").unlink()
+    (suite / "ratings.csv").unlink()
+    pq.write_table(pa.table({"item_id": ["q1", "q2"], "system_id": ["m", "m"], "response_text": ["", None]}),
+                   suite / "responses.parquet")
+    suites, problems = check_all(suite.parent, ["team_qa"])
+    assert problems == []
+    land(suites, tmp_path / "landing")
+    got = pq.read_table(tmp_path / "landing" / "responses.parquet").to_pydict()
+    assert dict(zip(got["item_id"], got["response_text"])) == {"q1": "", "q2": None}
+
+
 def test_bad_yaml_names_the_line(suite):
     edit(suite / "suite.yml", "title: Example QA", "title: [Example QA")
     got = messages(suite)
@@ -150,7 +203,7 @@ def test_land_writes_every_table_even_empty(suite, tmp_path):
     counts = land(suites, tmp_path / "landing")
     assert counts == {"items": 4, "responses": 8, "response_labels": 0, "gold": 0, "ratings": 32, "comparisons": 0,
                       "suites": 1, "rubric_levels": 6, "rubric_versions": 1, "rubric_rules": 1,
-                      "suite_systems": 0}
+                      "suite_systems": 0, "answer_rules": 0}
     assert sorted(p.name for p in (tmp_path / "landing").iterdir()) == sorted(f"{t}.parquet" for t in counts)
 
 

@@ -1,49 +1,41 @@
-{%- set triples = answer_rules_checked() -%}
-{%- set suites = var('grade_grounding_suites') -%}
--- One row per gold fact x response x answer rule computed in Python (every rule of var('answer_rules') except the
--- house rules, whose values come from fct_grade__fact_checks): the gold and the reply as the rules read them.
--- TAT-QA facts carry the question's answer_type, gold scale and exact JSON answers, and the run's predicted scale
--- (from stg_grade_tatqa__questions / __predictions); GSM8K replies carry their exact JSON (stg_grade_gsm8k__predictions);
--- other suites leave those NULL.
-with rules as (
-    {{ answer_rules_relation(triples) }}
+-- One row per gold fact x response x answer rule computed in Python (every rule of int_grade__answer_rules except
+-- the house rules, whose values come from fct_grade__fact_checks): the gold and the reply as the rules read them.
+-- What a rule needs beyond the value comes from metadata JSON: the gold fact's answer_type, scale and exact JSON
+-- answer (TAT-QA), the response's exact JSON answer (TAT-QA, GSM8K) and predicted scale (TAT-QA); NULL when the
+-- metadata lacks them.
+with python_rules as (
+    select suite, gold_kind, answer_rule
+    from {{ ref('int_grade__answer_rules') }}
+    where answer_rule not in ('house_exact', 'house_tolerance')
 ),
 
-python_rules as (
-    select suite, gold_kind, answer_rule from rules where answer_rule not in ('house_exact', 'house_tolerance')
+grounding_suites as (
+    select suite from {{ ref('int_grade__grounding_suites') }}
 ),
 
 gold as (
-    select suite, item_id, gold_kind, gold_key, gold_value, abs_tol, rel_tol
+    select
+        suite, item_id, gold_kind, gold_key, gold_value, abs_tol, rel_tol,
+        {{ json_text('metadata', 'answer_type') }}              as answer_type,
+        nullif({{ json_text('metadata', 'scale') }}, '')        as gold_scale,
+        {{ json_text('metadata', 'answer_json') }}              as gold_json
     from {{ ref('int_gold') }}
-    where suite in ('{{ suites | join("', '") }}')
+    where suite in (select suite from grounding_suites)
 ),
 
 responses as (
-    select suite, response_id, item_id, system_id
+    select
+        suite, response_id, item_id, system_id,
+        {{ json_text('metadata', 'answer_json') }}              as reply_json,
+        nullif({{ json_text('metadata', 'scale') }}, '')        as reply_scale
     from {{ ref('int_responses') }}
-    where suite in ('{{ suites | join("', '") }}')
+    where suite in (select suite from grounding_suites)
 ),
 
 labels as (
     select suite, response_id, label_name, label_value
     from {{ ref('int_response_labels') }}
-    where suite in ('{{ suites | join("', '") }}')
-),
-
-tatqa_questions as (
-    select question_id, answer_type, scale, gold_answer_json
-    from {{ ref('stg_grade_tatqa__questions') }}
-),
-
-tatqa_predictions as (
-    select response_id, pred_answer_json, pred_scale
-    from {{ ref('stg_grade_tatqa__predictions') }}
-),
-
-gsm8k_predictions as (
-    select response_id, answer_json
-    from {{ ref('stg_grade_gsm8k__predictions') }}
+    where suite in (select suite from grounding_suites)
 )
 
 select
@@ -57,13 +49,12 @@ select
     gold.abs_tol,
     gold.rel_tol,
     python_rules.answer_rule,
-    tatqa_questions.answer_type,
-    tatqa_questions.scale                       as gold_scale,
-    tatqa_questions.gold_answer_json            as gold_json,
+    gold.answer_type,
+    gold.gold_scale,
+    gold.gold_json,
     labels.label_value                          as reply_text,
-    case when labels.label_value is not null
-         then coalesce(tatqa_predictions.pred_answer_json, gsm8k_predictions.answer_json) end as reply_json,
-    tatqa_predictions.pred_scale                as reply_scale
+    case when labels.label_value is not null then responses.reply_json end as reply_json,
+    responses.reply_scale
 from responses
 inner join gold
     on gold.suite = responses.suite
@@ -74,12 +65,3 @@ inner join python_rules
 left join labels
     on labels.response_id = responses.response_id
    and labels.label_name = gold.gold_key
-left join tatqa_questions
-    on responses.suite = 'grade_tatqa'
-   and tatqa_questions.question_id = responses.item_id
-left join tatqa_predictions
-    on responses.suite = 'grade_tatqa'
-   and tatqa_predictions.response_id = responses.response_id
-left join gsm8k_predictions
-    on responses.suite = 'grade_gsm8k'
-   and gsm8k_predictions.response_id = responses.response_id

@@ -1,4 +1,4 @@
-"""Every gold fact x response scored under each answer rule of var('answer_rules') that is computed in Python
+"""Every gold fact x response scored under each answer rule of int_grade__answer_rules that is computed in Python
 (TAT-QA official EM / F1, Faithful-CoT GSM8K): one row per fact x response x rule. The rules are
 evalhouse.rules (documented there, with their sources); the house rules stay in fct_grade__fact_checks (SQL).
 """

@@ -1,14 +1,18 @@
 {{ config(materialized='table') }}
 -- depends_on: {{ ref('int_grade__tasks') }}
--- GRADE grounding accuracy (C1) as a SQL tolerance join: every gold numeric_fact / string_fact of the suites in
--- var('grade_grounding_suites') against every response to its item, through the value the response reported under
+-- GRADE grounding accuracy (C1) as a SQL tolerance join: every gold numeric_fact / string_fact of the grounding
+-- suites (int_grade__grounding_suites) against every response to its item, through the value the response reported under
 -- the fact's key (response_labels: structured_metrics for packs, the parsed answer for TAT-QA / GSM8K).
 -- Numeric: the LAST number token of the reported text (macro grade_number_tokens; rules in
 -- evalhouse.grade_text), compared in DECIMAL(38,18): passed iff |reply - gold| <= abs_tol + rel_tol * |gold|
 -- (gold is the reference, boundary inclusive, abs_tol 0 unless set). passed_exact: reply = gold as decimals.
 -- String: passed iff casefold(trim(reply)) = casefold(trim(gold)) (full Unicode case folding, nothing else is
 -- normalised: no article stripping, no numeric reading of IDs); passed_exact: trim(reply) = trim(gold).
-with gold as (
+with grounding_suites as (
+    select suite from {{ ref('int_grade__grounding_suites') }}
+),
+
+gold as (
     select
         suite,
         item_id,
@@ -20,7 +24,7 @@ with gold as (
         {{ grade_number_tokens('gold_value') }}          as gold_tokens
     from {{ ref('int_gold') }}
     where gold_kind in ('numeric_fact', 'string_fact')
-      and suite in ('{{ var("grade_grounding_suites") | join("', '") }}')
+      and suite in (select suite from grounding_suites)
 ),
 
 gold_typed as (
@@ -44,13 +48,13 @@ gold_tol as (
 responses as (
     select suite, response_id, item_id, system_id, repetition
     from {{ ref('int_responses') }}
-    where suite in ('{{ var("grade_grounding_suites") | join("', '") }}')
+    where suite in (select suite from grounding_suites)
 ),
 
 labels as (
     select suite, response_id, label_name, label_value
     from {{ ref('int_response_labels') }}
-    where suite in ('{{ var("grade_grounding_suites") | join("', '") }}')
+    where suite in (select suite from grounding_suites)
 ),
 
 joined as (

@@ -9,5 +9,6 @@ select
     cast(gold_key as varchar) as gold_key,
     cast(gold_value as varchar) as gold_value,
     cast(abs_tol as decimal(38, 10)) as abs_tol,
-    cast(rel_tol as decimal(38, 10)) as rel_tol
+    cast(rel_tol as decimal(38, 10)) as rel_tol,
+    cast(metadata as varchar) as metadata
 from {{ read_source('suites', 'gold') }}

@@ -1,8 +1,10 @@
 """Answer rules: named, documented ways of deciding whether a reported answer matches its gold answer.
 
-A suite chooses its rules per gold kind in the dbt var ``answer_rules`` (``dbt_project.yml``); every rule named
-there must be in :data:`RULES` and apply to that gold kind, else the build stops at parse time (macro
-``answer_rules_checked`` in ``macros/answer_rules.sql``, which mirrors :data:`RULES`; a test keeps the two equal).
+A suite chooses its rules per gold kind in its ``suite.yml`` (``answer_rules``; checked by ``evalhouse suite check``
+before any model runs, evalhouse.suites.check) or, for a hand-mapped suite, in the dbt var ``answer_rules``
+(``dbt_project.yml``; checked at parse time by macro ``answer_rules_checked`` in ``macros/answer_rules.sql``, which
+mirrors :data:`RULES`; a test keeps the two equal). Every rule named must be in :data:`RULES` and apply to that
+gold kind.
 
 =====================  =====================================  =========================================
 rule                   gold kinds                             source

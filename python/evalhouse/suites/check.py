@@ -19,15 +19,18 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from evalhouse.suites.contract import (DIRECTIONS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES, TYPE_PATTERNS)
+from evalhouse.suites.contract import (DIRECTIONS, FACT_KINDS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES,
+                                      TYPE_PATTERNS)
 
-__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files"]
+__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files", "EMPTY"]
 
 _TRUE = {"true", "1"}
 # Raters whose scores are kept as recorded (a judge's mean of sampled answers, a failure code): int_ratings flags a
 # score that is not a whole level within the scale and the marts leave it out by default. A person's score
 # (human, adjudicator) must be a whole level within the scale.
 _KEPT_AS_RECORDED = {"judge", "program", "metric"}
+# An empty string of a keeps_empty column read from Parquet / JSONL (a value, not missing); landed as ''.
+EMPTY = "\x00empty"
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,40 @@ def _expand_rubrics(spec: dict, lines: dict, name: str, problems: list[Problem])
     return out
 
 
+def _check_answer_rules(spec: dict, lines: dict, name: str, problems: list[Problem]) -> None:
+    """``answer_rules`` (gold kind -> rule names): every kind is a fact kind, every rule is in the registry
+    (evalhouse.rules.RULES) and applies to its kind, no rule twice; rules need ``grounding: true``. The column of
+    a problem is the field, ``answer_rules.<gold kind>``; its row is the YAML line of the offending entry."""
+    declared = spec.get("answer_rules")
+    if not isinstance(declared, dict):
+        return
+    from evalhouse.rules import RULES
+
+    if declared and spec.get("grounding") is not True:
+        problems.append(Problem(name, _line(lines, ("answer_rules",)), "answer_rules",
+                                "answer_rules need grounding: true (the suite's facts are scored by them)"))
+    for kind, rules in declared.items():
+        field = f"answer_rules.{kind}"
+        if kind not in FACT_KINDS:
+            problems.append(Problem(name, _line(lines, ("answer_rules", kind)), field,
+                                    f"unknown gold kind {kind!r}: answer rules score {', '.join(FACT_KINDS)}"))
+            continue
+        seen: set[str] = set()
+        for i, rule in enumerate(rules if isinstance(rules, list) else []):
+            if not isinstance(rule, str):
+                continue  # reported by the schema
+            where = _line(lines, ("answer_rules", kind, i))
+            if rule not in RULES:
+                problems.append(Problem(name, where, field, f"unknown answer rule {rule!r} (known: "
+                                        f"{', '.join(RULES)})"))
+            elif kind not in RULES[rule].gold_kinds:
+                problems.append(Problem(name, where, field, f"answer rule {rule!r} does not apply to gold kind "
+                                        f"{kind} (it applies to {', '.join(RULES[rule].gold_kinds)})"))
+            elif rule in seen:
+                problems.append(Problem(name, where, field, f"answer rule {rule!r} twice"))
+            seen.add(rule)
+
+
 # ---------------------------------------------------------------- data files
 
 def _table_files(folder: Path, problems: list[Problem]) -> dict[str, list[Path]]:
@@ -255,7 +292,8 @@ def _text(v) -> str:
     return str(v)
 
 
-def _read_file(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
+def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = frozenset()) -> pd.DataFrame | None:
+    """One data file as text; ``keep``: columns whose empty strings stay values (EMPTY), not missing."""
     name = _rel(path)
     suffix = path.suffix.lower()
     if suffix == ".parquet":
@@ -268,7 +306,7 @@ def _read_file(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
             return None
         cols = {}
         for col in table.column_names:
-            cols[col] = [_text(v) for v in table.column(col).to_pylist()]
+            cols[col] = [EMPTY if v == "" and col in keep else _text(v) for v in table.column(col).to_pylist()]
         df = pd.DataFrame(cols, dtype=object)
         df["_row"] = range(1, len(df) + 1)
     else:
@@ -276,7 +314,7 @@ def _read_file(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
 
         try:
             if suffix == ".jsonl":
-                rows = _read_jsonl(path)
+                rows = _read_jsonl(path, keep)
             else:
                 rows = read_rows(path)
         except ImportRejected as exc:
@@ -297,7 +335,7 @@ def _csv_header(path: Path) -> list[str]:
         return [h.strip() for h in next(csv.reader(fh))]
 
 
-def _read_jsonl(path: Path) -> list[tuple[int, dict]]:
+def _read_jsonl(path: Path, keep: frozenset[str] = frozenset()) -> list[tuple[int, dict]]:
     from evalhouse.store import ImportRejected
 
     name = _rel(path)
@@ -318,7 +356,7 @@ def _read_jsonl(path: Path) -> list[tuple[int, dict]]:
         if not isinstance(obj, dict):
             problems.append(f"{name}:{i}:-: each line must be a JSON object")
             continue
-        rows.append((i, {str(k): _text(v) for k, v in obj.items()}))
+        rows.append((i, {str(k): EMPTY if v == "" and k in keep else _text(v) for k, v in obj.items()}))
     if problems:
         raise ImportRejected(problems)
     return rows
@@ -338,7 +376,7 @@ def read_table_files(folder: Path, problems: list[Problem]) -> dict[str, pd.Data
         spec = TABLES[table]
         frames = []
         for f in files:
-            df = _read_file(f, problems)
+            df = _read_file(f, problems, frozenset(c.name for c in spec.columns if c.keeps_empty))
             if df is None:
                 continue
             unknown = [c for c in df.columns if c not in spec.names and not c.startswith("_")]
@@ -592,6 +630,7 @@ def check_suite(folder: Path) -> tuple[SuiteData, list[Problem]]:
         return data, problems
     data.spec, lines = _read_spec(folder, problems)
     data.rubrics = _expand_rubrics(data.spec, lines, _rel(folder / "suite.yml"), problems)
+    _check_answer_rules(data.spec, lines, _rel(folder / "suite.yml"), problems)
     spec_ok = not problems
     data.tables = read_table_files(folder, problems)
     for table, df in data.tables.items():

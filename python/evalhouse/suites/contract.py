@@ -13,11 +13,14 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["Column", "Table", "TABLES", "TABLE_ORDER", "SUITE_NAME", "RATER_KINDS", "GOLD_KINDS",
-           "DIRECTIONS", "SUITE_SCHEMA", "TYPE_PATTERNS", "FORMATS", "RUBRIC_TABLES"]
+           "FACT_KINDS", "DIRECTIONS", "SUITE_SCHEMA", "TYPE_PATTERNS", "FORMATS", "RUBRIC_TABLES"]
 
 SUITE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 RATER_KINDS = ("human", "judge", "program", "metric", "adjudicator")
-GOLD_KINDS = ("language", "label", "required_phrase", "forbidden_phrase", "numeric_fact", "string_fact")
+GOLD_KINDS = ("language", "label", "required_phrase", "forbidden_phrase", "numeric_fact", "string_fact",
+              "span_list_fact")
+# Gold kinds scored by answer rules (evalhouse.rules; suite.yml `answer_rules` maps each to its rules).
+FACT_KINDS = ("numeric_fact", "string_fact", "span_list_fact")
 DIRECTIONS = ("higher", "lower")
 FORMATS = (".csv", ".jsonl", ".parquet")
 
@@ -39,12 +42,15 @@ class Column:
     type: text | integer | decimal | boolean | timestamp | json (a JSON object, kept as text).
     required: the column must be present and non-empty in every row (unless ``default`` fills it).
     allowed: the closed set of values, when there is one.
+    keeps_empty: free text whose empty string is a value (an empty reply) distinct from missing (NULL, not
+    recorded); kept as '' from Parquet and JSONL files (a CSV cannot tell the two apart: empty is missing).
     """
     name: str
     type: str = "text"
     required: bool = False
     description: str = ""
     allowed: tuple[str, ...] = ()
+    keeps_empty: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,8 +83,10 @@ _ITEMS = Table(
     "items", "one test case", ("item_id",),
     (
         Column("item_id", required=True, description="Id of the test case, unique within the suite."),
-        Column("input_text", description="What the system was given (prompt, ticket, question)."),
-        Column("reference_text", description="A reference answer or answer-key summary shown to raters."),
+        Column("input_text", keeps_empty=True,
+               description="What the system was given (prompt, ticket, question)."),
+        Column("reference_text", keeps_empty=True,
+               description="A reference answer or answer-key summary shown to raters."),
         Column("task", description="Task or sub-set the item belongs to (NULL when the suite has none)."),
         Column("language", description="Language of the item (BCP 47 code, e.g. en, fr)."),
         Column("category", description="Free category for slicing results."),
@@ -94,8 +102,9 @@ _RESPONSES = Table(
         Column("item_id", required=True, description="The item answered (items.item_id)."),
         Column("system_id", required=True, description="The model run / system that produced the output."),
         Column("repetition", "integer", description="1-based repetition (epoch, sample); default 1."),
-        Column("response_text", description="The reply as shown to raters."),
-        Column("raw_output", description="The system's raw output, byte-exact (NULL when not recorded)."),
+        Column("response_text", keeps_empty=True, description="The reply as shown to raters."),
+        Column("raw_output", keeps_empty=True,
+               description="The system's raw output, byte-exact (NULL when not recorded)."),
         Column("is_reference_system", "boolean", description="true for a human-written reference; default false."),
         Column("input_tokens", "integer", description="Prompt tokens of the call."),
         Column("output_tokens", "integer", description="Completion tokens of the call."),
@@ -116,7 +125,7 @@ _RESPONSE_LABELS = Table(
     (
         Column("response_id", required=True, description="The response (responses.response_id)."),
         Column("label_name", required=True, description="Name of the label (e.g. category, needs_human)."),
-        Column("label_value", description="The value the response reported (compared lower-cased)."),
+        Column("label_value", keeps_empty=True, description="The value the response reported (compared lower-cased)."),
     ),
     references=(("response_id", "responses.response_id"),),
 )
@@ -127,9 +136,11 @@ _GOLD = Table(
         Column("item_id", required=True, description="The item (items.item_id)."),
         Column("gold_kind", required=True, allowed=GOLD_KINDS, description="What kind of gold entry this is."),
         Column("gold_key", required=True, description="Key within the kind (label name, phrase, fact name)."),
-        Column("gold_value", description="Expected value (label value, phrase, number or string)."),
+        Column("gold_value", keeps_empty=True, description="Expected value (label value, phrase, number or string)."),
         Column("abs_tol", "decimal", description="Absolute tolerance of a numeric fact."),
         Column("rel_tol", "decimal", description="Relative tolerance of a numeric fact (0.01 = 1 %)."),
+        Column("metadata", "json", description="What an answer rule needs beyond the value (e.g. TAT-QA "
+               "answer_type, scale, the answer's exact JSON), as one JSON object."),
     ),
     references=(("item_id", "items.item_id"),),
 )
@@ -148,7 +159,7 @@ _RATINGS = Table(
         Column("score", "decimal", required=True, description="A level of the criterion's scale (a person's score "
                "must be one); a judge, program or metric score is kept as recorded, and one that is not a whole "
                "level within the scale is flagged (int_ratings.score_problem) and left out by default."),
-        Column("reason", description="The rater's one-line reason."),
+        Column("reason", keeps_empty=True, description="The rater's one-line reason."),
         Column("rubric_id", description="The rubric; default the suite's only rubric."),
         Column("rubric_version", "integer", description="The rubric version; default its first version "
                "(required when the rubric has several)."),
@@ -174,7 +185,7 @@ _COMPARISONS = Table(
         Column("shown_first", allowed=("a", "b"), description="Which response was shown in the first slot."),
         Column("preference", "decimal", description="P(B is better than A) in [0, 1]: 0 A wins, 0.5 tie, 1 B wins."),
         Column("preference_label", allowed=("a", "b", "tie"), description="The choice as a label."),
-        Column("reason", description="The rater's reason."),
+        Column("reason", keeps_empty=True, description="The rater's reason."),
         Column("rated_at", "timestamp", description="When the comparison was made (UTC)."),
         Column("judge_model", description="The judge model, for rater_kind judge."),
         Column("metadata", "json", description="Anything else, as one JSON object."),
@@ -188,7 +199,7 @@ TABLES: dict[str, Table] = {t.name: t for t in (_ITEMS, _RESPONSES, _RESPONSE_LA
 TABLE_ORDER = list(TABLES)
 
 # Tables the landing step derives from suite.yml (not data files).
-RUBRIC_TABLES = ("suites", "rubric_levels", "rubric_versions", "rubric_rules", "suite_systems")
+RUBRIC_TABLES = ("suites", "rubric_levels", "rubric_versions", "rubric_rules", "suite_systems", "answer_rules")
 
 _LEVEL = {
     "type": "object", "additionalProperties": False, "required": ["level", "anchor"],
@@ -244,6 +255,11 @@ SUITE_SCHEMA = {
         "attribution": {"type": "string"},
         "first_filter": {"type": "boolean"},
         "grounding": {"type": "boolean"},
+        # gold kind -> the answer rules that score it (names in evalhouse.rules.RULES; checked by suite check)
+        "answer_rules": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+        },
         "rubrics": {"type": "array", "items": _RUBRIC},
         # Pairwise comparisons: the system every other is compared with (win rates against a baseline), and the
         # model family of systems and judges (self-preference: a judge preferring answers of its own family).

@@ -4,8 +4,9 @@
 suite has a problem nothing is landed and the build stops, so the previous published warehouse stays as it was.
 Otherwise it writes ``<landing>/<table>.parquet`` (default ``warehouse/build/landing``; ``$EVALHOUSE_LANDING_DIR``
 overrides) for the data tables (``items`` ... ``comparisons``) and for the tables derived from each suite.yml
-(``suites``, ``rubric_levels``, ``rubric_versions``, ``rubric_rules``, ``suite_systems``). These files are the dbt sources of the
-``suites`` source (models/staging/suites/_suites__sources.yml): values are text as written (booleans and
+(``suites``, ``rubric_levels``, ``rubric_versions``, ``rubric_rules``, ``suite_systems``, ``answer_rules``).
+These files are the dbt sources of the ``suites`` source (models/staging/suites/_suites__sources.yml): values are
+text as written (booleans and
 timestamps normalised), and the staging models cast them to the contract's types. A table no suite has is written
 with its columns and no rows, so no placeholder model is needed.
 """
@@ -20,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from evalhouse import files, paths
-from evalhouse.suites.check import Problem, SuiteData, check_suite, suite_folders
+from evalhouse.suites.check import EMPTY, Problem, SuiteData, check_suite, suite_folders
 from evalhouse.suites.contract import TABLES
 
 __all__ = ["landing_dir", "suites_root", "check_all", "land", "LANDED_COLUMNS"]
@@ -34,6 +35,7 @@ LANDED_COLUMNS: dict[str, list[str]] = {
     "rubric_versions": ["suite", "rubric_id", "rubric_version", "effective_from", "changed_criteria", "change_note"],
     "rubric_rules": ["suite", "rubric_id", "rule", "criterion", "weight"],
     "suite_systems": ["suite", "name", "family", "is_baseline"],
+    "answer_rules": ["suite", "gold_kind", "answer_rule"],
 }
 
 
@@ -148,7 +150,8 @@ def _write(table: str, records: pd.DataFrame, target: Path) -> None:
             arrays.append(pa.array(pd.to_numeric(frame[c], errors="coerce").astype("Int64"), type=pa.int64()))
         else:
             values = frame[c].astype(str)
-            arrays.append(pa.array([None if v == "" else v for v in values], type=pa.string()))
+            arrays.append(pa.array([None if v == "" else "" if v == EMPTY else v for v in values],
+                                   type=pa.string()))
     buf = io.BytesIO()
     pq.write_table(pa.Table.from_arrays(arrays, names=cols), buf)
     files.write_replace(target / f"{table}.parquet", buf.getvalue())
@@ -171,7 +174,7 @@ def land(suites: list[SuiteData], target: Path | None = None) -> dict[str, int]:
         _write(table, frame, target)
         counts[table] = len(frame)
     derived: dict[str, list[dict]] = {"suites": [], "rubric_levels": [], "rubric_versions": [], "rubric_rules": [],
-                                      "suite_systems": []}
+                                      "suite_systems": [], "answer_rules": []}
     for s in suites:
         spec = s.spec
         derived["suites"].append({
@@ -183,6 +186,8 @@ def land(suites: list[SuiteData], target: Path | None = None) -> dict[str, int]:
         for k, v in _rubric_frames(s).items():
             derived[k].extend(v)
         derived["suite_systems"].extend(_system_rows(s.name, spec))
+        for kind, rules in (spec.get("answer_rules") or {}).items():
+            derived["answer_rules"].extend({"suite": s.name, "gold_kind": kind, "answer_rule": r} for r in rules)
     for table, rows in derived.items():
         _write(table, pd.DataFrame(rows, columns=LANDED_COLUMNS[table]), target)
         counts[table] = len(rows)
