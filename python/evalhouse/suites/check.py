@@ -576,9 +576,10 @@ def _references(data: SuiteData, problems: list[Problem], check_scores: bool = T
 def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem]) -> None:
     rubrics = data.rubrics
     seen: dict[tuple, str] = {}
-    for idx in g.index:
-        f, r = g.at[idx, "_file"], int(g.at[idx, "_row"])
-        rid, ver, crit = g.at[idx, "rubric_id"], g.at[idx, "rubric_version"].strip(), g.at[idx, "criterion"]
+    cols = ["_file", "_row", "rubric_id", "rubric_version", "criterion", "score", "rater_kind", "response_id",
+            "rater_id"]
+    for f, r, rid, ver, crit, score, kind, response, rater in zip(*(g[c].tolist() for c in cols)):
+        r, ver = int(r), ver.strip()
         if rid == "":
             problems.append(Problem(f, r, "rubric_id", "rubric_id is required when the suite has several rubrics"
                                     if rubrics else "the suite declares no rubric in suite.yml"))
@@ -599,17 +600,17 @@ def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem]) -> 
             if crit:
                 problems.append(Problem(f, r, "criterion", f"unknown criterion {crit!r} in rubric {rid!r} v{ver}"))
             continue
-        score = g.at[idx, "score"].strip()
+        score = score.strip()
         try:
             value = float(score)
         except ValueError:
             continue  # reported by the type expectation
         c = crits[crit]
-        recorded = g.at[idx, "rater_kind"] in _KEPT_AS_RECORDED
+        recorded = kind in _KEPT_AS_RECORDED
         if not recorded and (value != int(value) or not c["min_score"] <= value <= c["max_score"]):
             problems.append(Problem(f, r, "score", f"{crit}: score {score} is not a whole level within "
                                     f"{c['min_score']}-{c['max_score']}"))
-        key = (g.at[idx, "response_id"], g.at[idx, "rater_id"], rid, ver, crit)
+        key = (response, rater, rid, ver, crit)
         if key in seen:
             problems.append(Problem(f, r, "criterion", f"duplicate rating of {key[0]!r} by {key[1]!r} on {crit} "
                                     f"(v{ver}); first at {seen[key]}"))
