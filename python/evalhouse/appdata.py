@@ -77,9 +77,10 @@ def columns(table: str, db: Path | None = None) -> list[str]:
 # Leaderboard
 # ---------------------------------------------------------------------------------------------------------------------
 def leaderboard_filters(db: Path | None = None) -> pd.DataFrame:
-    """The slices a leaderboard can show: suite x rubric version x rater kind x rater, with run counts."""
+    """The slices a leaderboard can show: suite x rubric version x rater kind x rater, with run and reply counts."""
     return read("""
-        select suite, rubric_id, rubric_version, rater_kind, rater_id, count(*) as n_runs
+        select suite, rubric_id, rubric_version, rater_kind, rater_id, count(*) as n_runs,
+               cast(sum(n_replies_rated) as bigint) as n_replies
         from fct_model_run_scores
         group by all
         order by suite, rubric_version desc, rater_kind, rater_id
