@@ -88,8 +88,12 @@ def show_table(df: pd.DataFrame, **kwargs) -> None:
 
 def heatmap_frame(heat: pd.DataFrame) -> pd.DataFrame:
     """The heat map's cells with n_at_minimum and mean_score missing where the rater scored none of the run's
-    replies on the criterion (n_scored = 0): such a cell is blank, not a 0."""
+    replies on the criterion (n_scored = 0): such a cell is blank, not a 0. ``run`` labels a row: the model run,
+    plus its rubric when the slice has several (Sottana's runs repeat across its task rubrics, and two tasks share
+    criterion names), so two rubrics' cells never land on one square."""
     heat = heat.copy()
+    several = "rubric_id" in heat and heat["rubric_id"].nunique() > 1
+    heat["run"] = (heat["system_id"] + " · " + heat["rubric_id"]) if several else heat["system_id"]
     never = heat["n_scored"] == 0
     for c in ("n_at_minimum", "mean_score"):
         heat[c] = heat[c].astype(float).where(~never)
@@ -112,14 +116,14 @@ def heatmap_chart(heat: pd.DataFrame, metric: str, metric_label: str, criteria: 
         legend = alt.Legend(format=".2f", title=metric_label)
         text_format = ".2f"
     valid = f"isValid(datum.{metric})"
-    pick = alt.selection_point(fields=["system_id", "criterion"], name="cell")
+    pick = alt.selection_point(fields=["run", "criterion"], name="cell")
     base = alt.Chart(heat).encode(
         x=alt.X("criterion:N", sort=criteria, title=None, axis=alt.Axis(labelAngle=0, labelLimit=220)),
-        y=alt.Y("system_id:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320)),
+        y=alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320)),
     )
     rect = base.mark_rect(stroke="white").encode(
         color=alt.condition(valid, alt.Color(f"{metric}:Q", scale=scale, legend=legend), alt.value("#eeeeee")),
-        tooltip=["system_id", "criterion", "n_scored", "n_at_minimum", "n_at_maximum", "mean_score", "n_stale"],
+        tooltip=["run", "criterion", "n_scored", "n_at_minimum", "n_at_maximum", "mean_score", "n_stale"],
         opacity=alt.condition(pick, alt.value(1.0), alt.value(0.55)),
     ).add_params(pick)
     text = base.mark_text(fontSize=13).encode(text=alt.Text(f"{metric}:Q", format=text_format)).transform_filter(valid)

@@ -104,7 +104,11 @@ def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame, intervals: pd.
     if intervals is not None and not intervals.empty:
         keep = ["score_ci_low", "score_ci_high"] + [c for c in ("is_below_min_replies", "min_replies_for_interval")
                                                     if c in intervals]
-        out = out.merge(intervals[RUN_KEYS + keep], on=RUN_KEYS, how="left")
+        iv = intervals[RUN_KEYS + keep + (["n_replies_scored"] if "n_replies_scored" in intervals else [])]
+        out = out.merge(iv.rename(columns={"n_replies_scored": "_iv_n"}), on=RUN_KEYS, how="left")
+        if "_iv_n" in out:  # the same count (complete replies); fills a runs frame that lacks it
+            out["n_replies_scored"] = out["n_replies_scored"].astype("Int64").fillna(out["_iv_n"].astype("Int64"))
+            out = out.drop(columns=["_iv_n"])
         rankable = None
         if "is_below_min_replies" in out:
             out["is_below_min_replies"] = out["is_below_min_replies"].astype("boolean")
