@@ -25,11 +25,13 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-COPY = ["dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "tests", "data", "python", "app", ".streamlit"]
+COPY = ["dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "suites", "tests", "data", "python", "app",
+        ".streamlit"]
 
 
 def _env(project: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR")}
     env.update(EVALHOUSE_PROJECT_DIR=str(project), DBT_PROFILES_DIR=str(project),
                DBT_SEND_ANONYMOUS_USAGE_STATS="false", PYTHONUNBUFFERED="1")
     return env

@@ -1,10 +1,10 @@
-"""Adding a rubric version as the README says ("How to add a rubric version"), in a temporary copy of the project:
-append v3 rows with ordinary LF line ends, `dbt build` (every model and test, as `make build`) passes, exactly the
-ratings of the criterion v3 changes are flagged stale, and the v2 rescores of the criterion v3 leaves unchanged are
-carried forward (not reset to pending)."""
+"""Adding a rubric version as suites/README.md says ("Adding a rubric version"), in a temporary copy of the project:
+append a v3 to suites/larkfield/suite.yml that replaces one completeness anchor, then the steps of `make build`
+(suite land, dbt build with every model and test, publish) pass; exactly the ratings of the criterion v3 changes are
+flagged stale, and the v2 rescores of the criterion v3 leaves unchanged are carried forward (not reset to pending)."""
 from __future__ import annotations
 
-import csv
+import copy
 import os
 import shutil
 import subprocess
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+import yaml
 
 PROJECT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -28,32 +29,27 @@ def test_committed_seed_files_use_lf_line_ends():
     assert "seeds/**/*.csv text eol=lf" in attributes
 
 
-def _append(path: Path, rows: list[list]) -> None:
-    with open(path, "a", encoding="utf-8", newline="") as fh:
-        csv.writer(fh, lineterminator="\n").writerows(rows)
-
-
 @pytest.fixture(scope="module")
 def v3(tmp_path_factory):
     dst = tmp_path_factory.mktemp("rubric_v3") / "evalhouse"
     shutil.copytree(PROJECT, dst, ignore=shutil.ignore_patterns(
         ".venv*", ".git", "warehouse", "target", "logs", "test-artifacts", "__pycache__", "*.egg-info"))
-    seeds = dst / "seeds" / "larkfield"
-    # v3 = v2 with one changed anchor: completeness level 1 (format_compliance and the others unchanged)
-    with open(seeds / "larkfield_rubric_anchors.csv", encoding="utf-8", newline="") as fh:
-        v2 = [r for r in csv.DictReader(fh) if r["rubric_version"] == "2"]
-    assert len(v2) == 12
-    _append(seeds / "larkfield_rubric_anchors.csv", [
-        [r["rubric_id"], 3, r["criterion"], r["level"],
-         V3_COMPLETENESS_1 if (r["criterion"], r["level"]) == ("completeness", "1") else r["anchor"]] for r in v2])
-    _append(seeds / "larkfield_rubric_versions.csv", [
-        ["larkfield_support", 3, "2026-03-02", "completeness", "A next step the policy gives counts as a needed point"]])
+    suite_yml = dst / "suites" / "larkfield" / "suite.yml"
+    suite = yaml.safe_load(suite_yml.read_text(encoding="utf-8"))
+    (rubric,) = suite["rubrics"]
+    completeness = copy.deepcopy(next(c for c in rubric["criteria"] if c["criterion"] == "completeness"))
+    level_1 = next(lv for lv in completeness["levels"] if lv["level"] == 1)
+    level_1["anchor"] = V3_COMPLETENESS_1
+    rubric["versions"].append({"version": 3, "effective_from": "2026-03-02",
+                               "change_note": "A next step the policy gives counts as a needed point",
+                               "criteria": [completeness]})
+    suite_yml.write_text(yaml.safe_dump(suite, sort_keys=False, allow_unicode=True), encoding="utf-8")
     env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst),
                DBT_SEND_ANONYMOUS_USAGE_STATS="false")
-    env.pop("EVALHOUSE_DB", None)
-    env.pop("EVALHOUSE_PUBLISHED_DB", None)
+    for k in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(k, None)
     (dst / "warehouse" / "build").mkdir(parents=True)
-    for cmd in (["dbt", "build", "--no-use-colors"], ["evalhouse", "publish"]):
+    for cmd in (["evalhouse", "suite", "land"], ["dbt", "build", "--no-use-colors"], ["evalhouse", "publish"]):
         res = subprocess.run([str(BIN / cmd[0]), *cmd[1:]], cwd=dst, env=env, capture_output=True, text=True,
                              timeout=1800)
         assert res.returncode == 0, f"{cmd} failed:\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
