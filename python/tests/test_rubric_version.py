@@ -1,6 +1,6 @@
 """Adding a rubric version as suites/README.md says ("Adding a rubric version"), in a temporary copy of the project:
 append a v3 to suites/larkfield/suite.yml that replaces one completeness anchor, then the steps of `make build`
-(suite land, dbt build with every model and test, publish) pass; exactly the ratings of the criterion v3 changes are
+(`evalhouse build`: suite land, dbt build with every model and test, publish) pass; exactly the ratings of the criterion v3 changes are
 flagged stale, and the v2 rescores of the criterion v3 leaves unchanged are carried forward (not reset to pending)."""
 from __future__ import annotations
 
@@ -48,11 +48,10 @@ def v3(tmp_path_factory):
                DBT_SEND_ANONYMOUS_USAGE_STATS="false")
     for k in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
         env.pop(k, None)
-    (dst / "warehouse" / "build").mkdir(parents=True)
-    for cmd in (["evalhouse", "suite", "land"], ["dbt", "build", "--no-use-colors"], ["evalhouse", "publish"]):
-        res = subprocess.run([str(BIN / cmd[0]), *cmd[1:]], cwd=dst, env=env, capture_output=True, text=True,
-                             timeout=1800)
-        assert res.returncode == 0, f"{cmd} failed:\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
+    # what `make build` runs: check and land the suites, dbt build (every model and test), publish
+    res = subprocess.run([str(BIN / "evalhouse"), "build"], cwd=dst, env=env, capture_output=True, text=True,
+                         timeout=1800)
+    assert res.returncode == 0, f"evalhouse build failed:\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
     con = duckdb.connect(str(dst / "warehouse" / "evalhouse.duckdb"), read_only=True)
     yield con
     con.close()
