@@ -96,7 +96,7 @@ ac.show_table(table, column_config={
 }, key="lb_table")
 
 if has_intervals:
-    min_n = board["min_replies_for_interval"].dropna()
+    min_n = board.get("min_replies_for_interval", pd.Series(dtype="float64")).dropna()
     min_n = int(min_n.iloc[0]) if not min_n.empty else None
     st.caption("95% CI: percentile bootstrap over replies (2,000 resamples). Runs whose intervals overlap, directly "
                "or through a chain, form a **tie group** and share its **rank band** (positions first-last) instead "

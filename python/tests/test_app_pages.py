@@ -216,11 +216,14 @@ def test_agreement_page_plots_every_optional_mart_and_defaults_to_the_biggest_pa
     at = no_errors(page("agreement").run())
     # the pair that shares the most replies (1,056 HANNA stories), not the alphabetically first judge pair
     assert at.selectbox(key="ag_pair").value == "human_position_1 vs human_position_2 · hanna v1 (1056 shared replies)"
-    optional = [h.value for h in at.header if h.value.startswith("fct_")]
-    assert "fct_interrater_reliability" in optional
-    for table in optional:  # text columns (pandas 3 "str" dtype) are offered as plot labels
+    keys = {s.key for s in at.selectbox}
+    plotted = [h.value for h in at.header if f"ag_{h.value}_label" in keys]
+    # text columns (pandas 3 "str" dtype) are offered as plot labels: every reliability mart gets its plot
+    assert {"fct_coder_set_alpha", "fct_interrater_reliability", "fct_judge_diagnostics",
+            "fct_judge_human_agreement"} <= set(plotted)
+    for table in plotted:
         assert "criterion" in at.selectbox(key=f"ag_{table}_label").options, table
-    assert len(at.get("vega_lite_chart")) == 1 + len(optional)  # two-reader plot + one per optional mart
+    assert len(at.get("vega_lite_chart")) == 1 + len(plotted)  # two-reader plot + one per plotted mart
 
 
 def test_label_columns_whatever_the_text_dtype():
