@@ -140,16 +140,36 @@ def test_points_lost_heat_map_and_cell_replies():
     assert "mean score 1.25" in no_errors(at).caption[0].value  # Mistral correctness: 0, 1, 2, 2
 
 
-def test_points_lost_default_rater_is_the_one_with_most_ratings():
+def _slice_script(rater_required: bool) -> None:
+    import app_common as ac
+
+    ac.pick_slice(("sig",), "t", rater_required=rater_required)
+
+
+@pytest.mark.parametrize("rater_required", [True, False])
+def test_default_rater_is_the_one_with_most_ratings(rater_required, monkeypatch):
+    import app_common as ac
+
+    # alice blind-scored 4 replies; the course team rated 17: alice comes first by name only
+    monkeypatch.setattr(ac, "leaderboard_filters", lambda sig: pd.DataFrame({
+        "suite": ["larkfield"] * 2, "rubric_id": ["r"] * 2, "rubric_version": [1, 1], "rater_kind": ["human"] * 2,
+        "rater_id": ["alice", "course_team"], "n_runs": [4, 7], "n_replies": [4, 17]}))
+    at = AppTest.from_function(_slice_script, args=(rater_required,), default_timeout=30).run()
+    rater = no_errors(at).sidebar.selectbox(key="t_rater")
+    assert rater.value == "course_team"  # not "alice", the first name, nor "all"
+    assert rater.options == (["alice", "course_team"] if rater_required else ["alice", "course_team", "all"])
+
+
+def test_points_lost_sottana_has_one_row_per_run_and_rubric():
     at = page("points_lost").run()
-    at.sidebar.selectbox(key="pl_suite").set_value("hanna").run()
-    # HANNA: three people and twenty judge prompts rate the stories; the explanations' raters rate 100 replies each
-    assert no_errors(at).sidebar.selectbox(key="pl_rater").value == "Beluga-13B/eval_prompt_1"
     at.sidebar.selectbox(key="pl_suite").set_value("sottana").run()
-    assert no_errors(at).sidebar.selectbox(key="pl_rater").value == "gpt-4"
     # Sottana's runs repeat across its three task rubrics: one row per run x rubric, never two cells on one square
-    runs = at.selectbox(key="pl_run_None").options
+    runs = no_errors(at).selectbox(key="pl_run_None").options
     assert "gpt-3.5-turbo · sottana_gec" in runs and len(runs) == len(set(runs)) == 12
+    at.selectbox(key="pl_run_None").set_value("gpt-3.5-turbo · sottana_simplification").run()
+    at.selectbox(key="pl_crit_None").set_value("semantics").run()
+    replies = frame(no_errors(at), "open", "item_id")
+    assert len(replies) == 100 and replies["item_id"].str.contains("simpl").all()  # not the GEC task's semantics
 
 
 def test_heat_map_scale_blanks_and_legend():
