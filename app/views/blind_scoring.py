@@ -97,8 +97,7 @@ if not blind_access.verify(rater, token):
     st.stop()
 new_token = st.session_state.get("bs_new_token")
 if new_token:
-    st.success("Your token (keep it somewhere safe; it is not shown again after this session):")
-    st.code(new_token, language=None)
+    st.success(f"Your token: `{new_token}` (keep it somewhere safe; it is not shown again after this session).")
 
 saved = blind_app.saved_scores(packet, rater)
 for letter in packet.letters:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -102,7 +103,7 @@ def test_blind_scoring_page_saves_once_and_reveals_after_submit(in_project):
     # A first visit: the rater gets a token (shown once), needed to come back to these scores.
     at.button(key="bs_issue").click().run()
     assert not at.exception and not at.error
-    token = at.code[0].value
+    token = re.search(r"Your token: `([^`]+)`", at.success[0].value).group(1)
     packet = blind_app.load_packet("apptest-M01")
     letters = packet.letters
     assert len(letters) == 3  # the three M01 replies with text
@@ -284,10 +285,10 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         page.goto(f"{server}/blind_scoring?rater=e2e_rater&packet=e2e-S07")
         expect(page.get_by_role("heading", name="Ticket S07")).to_be_visible()
         page.get_by_role("button", name="Get my token as e2e_rater").click()
-        token_box = page.locator("[data-testid='stCode'] code").first
-        expect(token_box).to_be_visible()
-        token = token_box.inner_text().strip()
+        expect(page.get_by_text("Your token:")).to_be_visible()
+        token = page.get_by_label("Your token").input_value()
         assert len(token) >= 32
+        expect(page.get_by_text(token)).to_be_visible()  # shown once, to copy
         for run in ("Mistral", "Claude", "Gemma", "Gemini"):
             expect(page.get_by_text(run)).to_have_count(0)
         expect(page.locator(".st-key-bs_A_correctness").get_by_role("radio", name="2")).to_be_attached()

@@ -7,6 +7,7 @@ data/ is never written.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -143,7 +144,7 @@ def test_a_new_rater_gets_a_token_once_and_sees_only_their_own_scores(project):
     assert not _shows_alices_work(at)
     at.button(key="bs_issue").click().run()
     assert not at.exception and not at.error
-    token = at.code[0].value
+    token = re.search(r"Your token: `([^`]+)`", at.success[0].value).group(1)
     assert blind_access.verify("mallory", token)
     # mallory scores from scratch: a form for every reply, none of alice's scores, no reveal
     packet = blind_app.load_packet("t-M01")
