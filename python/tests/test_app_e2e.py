@@ -286,7 +286,7 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         expect(page.get_by_role("heading", name="Ticket S07")).to_be_visible()
         page.get_by_role("button", name="Get my token as e2e_rater").click()
         expect(page.get_by_text("Your token:")).to_be_visible()
-        token = page.get_by_label("Your token").input_value()
+        token = page.get_by_role("textbox", name="Your token").input_value()
         assert len(token) >= 32
         expect(page.get_by_text(token)).to_be_visible()  # shown once, to copy
         for run in ("Mistral", "Claude", "Gemma", "Gemini"):
@@ -314,8 +314,8 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         expect(page.get_by_text("Enter e2e_rater's token")).to_be_visible()
         expect(page.get_by_text("Saved:")).to_have_count(0)
         expect(page.get_by_role("heading", name="Packet submitted: the models")).to_have_count(0)
-        page.get_by_label("Your token").fill(token)
-        page.get_by_label("Your token").press("Enter")
+        page.get_by_role("textbox", name="Your token").fill(token)
+        page.get_by_role("textbox", name="Your token").press("Enter")
         expect(page.get_by_role("heading", name="Packet submitted: the models")).to_be_visible()
         for letter in letters:
             expect(page.locator(f".st-key-bs_reply_{letter}").get_by_text("Saved:")).to_be_visible()
