@@ -42,7 +42,8 @@ def pick_slice(sig: tuple, key: str, with_kind: bool = True, rater_required: boo
     """Suite, rubric version, rater kind and rater selectors (in the sidebar); returns the chosen values.
 
     The default rubric version is the one with the most rated runs (ties: the latest), so the lesson's full table
-    shows first; a rubric version that re-scored only some replies is one pick away.
+    shows first; a rubric version that re-scored only some replies is one pick away. The default rater is the one
+    with the most rated replies in the slice; "all" (every rater side by side) is the last choice.
     """
     f = leaderboard_filters(sig)
     if f.empty:
@@ -67,13 +68,71 @@ def pick_slice(sig: tuple, key: str, with_kind: bool = True, rater_required: boo
         if kind:
             fv = fv[fv["rater_kind"] == kind]
     raters = sorted(fv["rater_id"].unique())
-    if rater_required:
-        rater = sb.selectbox("Rater", raters, key=f"{key}_rater")
-    else:
-        rater = sb.selectbox("Rater", ["all"] + raters, key=f"{key}_rater")
-        rater = None if rater == "all" else rater
+    # Default rater: the one who rated the most replies in this slice (ties: by name), never merely the first name.
+    by_rater = fv.groupby("rater_id")["n_replies"].sum().reset_index()
+    default_rater = by_rater.sort_values(["n_replies", "rater_id"], ascending=[False, True])["rater_id"].iloc[0]
+    options = raters if rater_required else raters + ["all"]
+    rater = sb.selectbox("Rater", options, index=options.index(default_rater), key=f"{key}_rater")
+    rater = None if rater == "all" else rater
     return {"suite": suite, "rubric_version": int(version), "rater_kind": kind, "rater_id": rater}
 
 
+MISSING = "—"
+
+
 def show_table(df: pd.DataFrame, **kwargs) -> None:
+    """st.dataframe without the index; a missing value shows as a dash, never the text "None"."""
+    kwargs.setdefault("placeholder", MISSING)
     st.dataframe(df, hide_index=True, **kwargs)
+
+
+def heatmap_frame(heat: pd.DataFrame) -> pd.DataFrame:
+    """The heat map's cells with n_at_minimum and mean_score missing where the rater scored none of the run's
+    replies on the criterion (n_scored = 0): such a cell is blank, not a 0. ``run`` labels a row: the model run,
+    plus its rubric when the slice has several (Sottana's runs repeat across its task rubrics, and two tasks share
+    criterion names), so two rubrics' cells never land on one square."""
+    heat = heat.copy()
+    several = "rubric_id" in heat and heat["rubric_id"].nunique() > 1
+    heat["run"] = (heat["system_id"] + " · " + heat["rubric_id"]) if several else heat["system_id"]
+    never = heat["n_scored"] == 0
+    for c in ("n_at_minimum", "mean_score"):
+        heat[c] = heat[c].astype(float).where(~never)
+    return heat
+
+
+def heatmap_chart(heat: pd.DataFrame, metric: str, metric_label: str, criteria: list[str], runs: list[str]):
+    """Criterion x run heat map (altair), cells selectable. Counts are coloured from 0 (white) up to at least 1, so a
+    map of zeros stays white, with whole-number legend labels; mean scores run light (high) to dark (low). A cell the
+    rater never scored is grey and has no number."""
+    import altair as alt
+
+    if metric == "n_at_minimum":
+        top = max(1.0, float(heat[metric].max()) if heat[metric].notna().any() else 1.0)
+        scale = alt.Scale(scheme="reds", domain=[0, top], zero=True)
+        legend = alt.Legend(format="d", tickMinStep=1, title=metric_label)
+        text_format = "d"
+    else:
+        scale = alt.Scale(scheme="blues", reverse=True)
+        legend = alt.Legend(format=".2f", title=metric_label)
+        text_format = ".2f"
+    valid = f"isValid(datum.{metric})"
+    pick = alt.selection_point(fields=["run", "criterion"], name="cell")
+    base = alt.Chart(heat).encode(
+        x=alt.X("criterion:N", sort=criteria, title=None, axis=alt.Axis(labelAngle=0, labelLimit=220)),
+        y=alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320)),
+    )
+    rect = base.mark_rect(stroke="white").encode(
+        color=alt.condition(valid, alt.Color(f"{metric}:Q", scale=scale, legend=legend), alt.value("#eeeeee")),
+        tooltip=["run", "criterion", "n_scored", "n_at_minimum", "n_at_maximum", "mean_score", "n_stale"],
+        opacity=alt.condition(pick, alt.value(1.0), alt.value(0.55)),
+    ).add_params(pick)
+    text = base.mark_text(fontSize=13).encode(text=alt.Text(f"{metric}:Q", format=text_format)).transform_filter(valid)
+    return (rect + text).properties(height=40 * len(runs) + 40)
+
+
+def is_label_column(col: pd.Series, max_distinct: int = 60) -> bool:
+    """A text column with at most ``max_distinct`` values, whatever the dtype that holds the text (object, or the
+    string dtype pandas 3 gives text columns by default)."""
+    is_text = pd.api.types.is_string_dtype(col.dtype) or (
+        col.dtype == object and col.dropna().map(lambda v: isinstance(v, str)).all())
+    return bool(is_text) and col.nunique() <= max_distinct

@@ -34,12 +34,18 @@ if two.empty:
     st.info("No two raters have scored the same replies under the same rubric version yet. Blind-score a packet "
             "as a second rater (Blind scoring page), then run `make build`.")
 else:
-    pairs = two[["rater_a", "rater_b", "suite", "rubric_version"]].drop_duplicates()
+    pairs = two.groupby(["rater_a", "rater_b", "suite", "rubric_version"], as_index=False)["n_shared"].max()
     # the default suite's pairs first (as on the leaderboard), then the others
     pairs = pairs.assign(_other=pairs["suite"] != ac.DEFAULT_SUITE).sort_values(
-        ["_other", "suite", "rubric_version", "rater_a", "rater_b"]).drop(columns="_other")
-    labels = [f"{r.rater_a} vs {r.rater_b} · {r.suite} v{r.rubric_version}" for r in pairs.itertuples()]
-    choice = st.selectbox("Rater pair", labels, key="ag_pair")
+        ["_other", "suite", "rubric_version", "rater_a", "rater_b"]).drop(columns="_other").reset_index(drop=True)
+    labels = [f"{r.rater_a} vs {r.rater_b} · {r.suite} v{r.rubric_version} ({r.n_shared} shared replies)"
+              for r in pairs.itertuples()]
+    # default: the pair that shares the most replies, in the default suite when it has pairs (the first in the list
+    # order on a tie), never merely the first name
+    rank = pairs["n_shared"].where(pairs["suite"] == ac.DEFAULT_SUITE, -1) if (
+        pairs["suite"] == ac.DEFAULT_SUITE).any() else pairs["n_shared"]
+    default = int(rank.to_numpy().argmax())
+    choice = st.selectbox("Rater pair", labels, index=default, key="ag_pair")
     p = pairs.iloc[labels.index(choice)]
     part = two[(two["rater_a"] == p["rater_a"]) & (two["rater_b"] == p["rater_b"]) & (two["suite"] == p["suite"])
                & (two["rubric_version"] == p["rubric_version"])].sort_values("measure_order")
@@ -87,7 +93,7 @@ for table in _optional(sig):
     stat_cols = [c for c in df.columns if any(k in c for k in ("alpha", "kappa", "tau", "icc", "rho", "ac1",
                                                                 "pearson", "spearman", "bias"))
                  and pd.api.types.is_numeric_dtype(df[c])]
-    label_cols = [c for c in df.columns if df[c].dtype == object and df[c].nunique() <= 60]
+    label_cols = [c for c in df.columns if ac.is_label_column(df[c])]
     if stat_cols and label_cols:
         stat = st.selectbox("Plot", stat_cols, key=f"ag_{table}_stat")
         label = st.selectbox("by", label_cols, key=f"ag_{table}_label")

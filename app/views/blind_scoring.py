@@ -1,5 +1,8 @@
 """Blind scoring: one ticket, its replies under letters only, the rubric anchors beside the scores. Each reply's scores
-are saved as a new file in the append-only ratings store; the model names appear only once every reply is saved."""
+are saved as a new file in the append-only ratings store; the model names appear only once every reply is saved.
+
+A rater's saved scores, the save form and the reveal open only with that rater's token (evalhouse.blind_access):
+a name typed in the page or the URL is not enough."""
 import sys
 from pathlib import Path
 
@@ -11,7 +14,7 @@ import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
 import app_common as ac  # noqa: E402
-from evalhouse import appdata, blind_app, paths  # noqa: E402
+from evalhouse import appdata, blind_access, blind_app, paths  # noqa: E402
 from evalhouse.blind import ExportError  # noqa: E402
 
 st.title("Blind scoring")
@@ -67,6 +70,34 @@ with st.expander("Rubric anchors", expanded=False):
 if not rater:
     st.warning("Enter your rater name to score this packet.")
     st.stop()
+
+# The rater's token: the name alone opens nothing (the token never goes into the URL).
+if not blind_access.has_token(rater):
+    if blind_app.rater_has_ratings(rater):
+        st.warning(f"{rater} has ratings in the store but no token yet: ask the evaluation lead for one "
+                   f"(`evalhouse blind-token {rater}`).")
+        st.stop()
+    st.info(f"First visit as **{rater}**: get your personal token. You need it to come back to your scores; it is "
+            "shown once, only its hash is kept.")
+    if st.button(f"Get my token as {rater}", key="bs_issue"):
+        try:
+            st.session_state["bs_token"] = blind_access.issue(rater)
+            st.session_state["bs_new_token"] = st.session_state["bs_token"]
+            st.rerun()
+        except blind_access.TokenExists as exc:
+            st.error(str(exc))
+    st.stop()
+token = st.text_input("Your token", type="password", key="bs_token",
+                      help="The token you got on your first visit (or from the evaluation lead).")
+if not blind_access.verify(rater, token):
+    if token:
+        st.error(f"This is not {rater}'s token.")
+    st.info(f"Enter {rater}'s token to see and save scores. Lost it? The evaluation lead can reissue it "
+            f"(`evalhouse blind-token {rater} --reissue`).")
+    st.stop()
+new_token = st.session_state.get("bs_new_token")
+if new_token:
+    st.success(f"Your token: `{new_token}` (keep it somewhere safe; it is not shown again after this session).")
 
 saved = blind_app.saved_scores(packet, rater)
 for letter in packet.letters:

@@ -4,11 +4,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
 import app_common as ac  # noqa: E402
 from evalhouse import appdata  # noqa: E402
-from evalhouse.leaderboard import add_rank_bands, leaderboard_table  # noqa: E402
+from evalhouse.leaderboard import (add_rank_bands, ci_flag, group_labels, interval_chart_data,  # noqa: E402
+                                   leaderboard_table)
 
 st.title("Leaderboard")
 sig = ac.guard()
@@ -52,19 +54,41 @@ if run_filter:
     board = board[board["system_id"].str.contains(run_filter, case=False, regex=False)]
 
 zero_cols = [c for c in board.columns if c.endswith(" 0")]
-shown = ["system_id", "ready of N", "score_0_10"]
+board = board.copy()
+several_raters = board["rater_id"].nunique() > 1
+several_rubrics = board["rubric_id"].nunique() > 1
 if has_intervals:
-    shown += ["score_ci_low", "score_ci_high", "rank_band", "tie_group"]
-shown += [*zero_cols, "rater_id", "rater_kind"]
+    # Tie groups are numbered within one rater and rubric: name them so, so groups of two raters never look shared.
+    board["tie group"] = group_labels(board)
+    board["CI flag"] = [ci_flag(r) for r in board.itertuples()]
+# every rubric's (Sottana's tasks) and every rater's runs together, their columns beside the run
+together = [c for c, several in (("rubric_id", several_rubrics), ("rater_id", several_raters)) if several]
+if together:
+    board = board.sort_values(together, kind="stable")
+shown = ["system_id"]
+if several_rubrics:
+    shown += ["rubric_id"]
+if several_raters:
+    shown += ["rater_id"]
+shown += ["ready of N", "score_0_10", "n_replies_scored"]
 if has_intervals:
-    shown += ["rank_range"]
+    shown += ["score_ci_low", "score_ci_high", "CI flag", "rank_band", "tie group"]
+shown += zero_cols
+if not several_raters:
+    shown += ["rater_id"]
+shown += ["rater_kind"]
+if has_intervals:
+    shown += ["rank_range", "rank_reason"]
 shown += ["n_stale_scores"]
 table = board[shown].rename(columns={
-    "system_id": "model run", "rater_id": "rater", "rater_kind": "rater kind", "score_0_10": "score 0-10",
-    "score_ci_low": "95% CI low", "score_ci_high": "95% CI high", "rank_band": "rank band",
-    "rank_range": "rank range", "tie_group": "tie group", "n_stale_scores": "stale scores"})
+    "system_id": "model run", "rubric_id": "rubric", "rater_id": "rater", "rater_kind": "rater kind",
+    "score_0_10": "score 0-10", "n_replies_scored": "n", "score_ci_low": "95% CI low", "score_ci_high": "95% CI high",
+    "rank_band": "rank band", "rank_range": "rank range", "n_stale_scores": "stale scores",
+    "rank_reason": "not ranked because"})
 st.caption(f"Suite **{sel['suite']}**, rubric version **{sel['rubric_version']}**. Score 0-10 = mean total of the "
-           "complete replies / maximum total x 10; \"<criterion> 0\" = replies with that criterion at its minimum.")
+           "**n** complete replies / maximum total x 10; \"<criterion> 0\" = replies with that criterion at its "
+           "minimum (blank: the rater scored none of the run's replies on it); \"ready of N\" is blank when the "
+           "rubric has no ready rule.")
 ac.show_table(table, column_config={
     "score 0-10": st.column_config.NumberColumn(format="%.2f"),
     "95% CI low": st.column_config.NumberColumn(format="%.2f"),
@@ -72,17 +96,19 @@ ac.show_table(table, column_config={
 }, key="lb_table")
 
 if has_intervals:
+    min_n = board.get("min_replies_for_interval", pd.Series(dtype="float64")).dropna()
+    min_n = int(min_n.iloc[0]) if not min_n.empty else None
     st.caption("95% CI: percentile bootstrap over replies (2,000 resamples). Runs whose intervals overlap, directly "
                "or through a chain, form a **tie group** and share its **rank band** (positions first-last) instead "
-               "of a bare 1..N order; **rank range** = 1 + runs clearly better .. N - runs clearly worse. A run with "
-               "fewer than 2 scored replies has no interval and no band. Ranks compare runs of one rater only.")
-    plot = board.dropna(subset=["score_ci_low"]).copy()
+               "of a bare 1..N order; **rank range** = 1 + runs clearly better .. N - runs clearly worse. "
+               + (f"A run with fewer than {min_n} complete replies (dbt var `min_replies_for_interval`) is not "
+                  "ranked: its interval is flagged, because a bootstrap over so few replies is far too narrow. "
+                  if min_n else "")
+               + "A run with fewer than 2 scored replies has no interval. Ranks compare runs of one rater only.")
+    plot = interval_chart_data(board)
     if not plot.empty:
         # A Vega-Lite spec as a dict (no altair import on the first page: it costs ~1 s of start-up).
-        plot["label"] = plot["system_id"] + " (" + plot["rater_id"] + ")"
-        plot["tie_group"] = plot["tie_group"].astype(str)
-        data = plot[["label", "system_id", "score_0_10", "score_ci_low", "score_ci_high", "rank_band",
-                     "tie_group"]].to_dict("records")
+        data = plot.to_dict("records")
         y = {"field": "label", "type": "nominal", "title": None, "axis": {"labelLimit": 320},
              "sort": {"field": "score_0_10", "order": "descending"}}
         st.vega_lite_chart({
@@ -95,8 +121,8 @@ if has_intervals:
                 {"mark": {"type": "point", "filled": True, "size": 70}, "encoding": {
                     "y": y, "x": {"field": "score_0_10", "type": "quantitative"},
                     "color": {"field": "tie_group", "type": "nominal", "title": "tie group"},
-                    "tooltip": [{"field": f} for f in ("system_id", "score_0_10", "score_ci_low", "score_ci_high",
-                                                       "rank_band")]}},
+                    "tooltip": [{"field": f} for f in ("system_id", "n_replies_scored", "score_0_10", "score_ci_low",
+                                                       "score_ci_high", "rank_band")]}},
             ]}, width="stretch")
 
 # Composites with intervals from other suites' marts (each one found is shown; none found -> no section).

@@ -5,7 +5,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import altair as alt  # noqa: E402
 import streamlit as st  # noqa: E402
 
 import app_common as ac  # noqa: E402
@@ -21,8 +20,8 @@ def _heat(sig, suite, version, rater):
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _cell(sig, suite, version, rater, system_id, criterion):
-    return appdata.replies_for_cell(suite, version, rater, system_id, criterion)
+def _cell(sig, suite, version, rater, system_id, criterion, rubric_id):
+    return appdata.replies_for_cell(suite, version, rater, system_id, criterion, rubric_id)
 
 
 sel = ac.pick_slice(sig, "pl", with_kind=False, rater_required=True)
@@ -35,21 +34,9 @@ METRICS = {"replies at the minimum (zeros)": "n_at_minimum", "mean score": "mean
 metric_label = st.radio("Colour by", list(METRICS), horizontal=True, key="pl_metric")
 metric = METRICS[metric_label]
 criteria = heat.drop_duplicates("criterion").sort_values("criterion_order")["criterion"].tolist()
-runs = sorted(heat["system_id"].unique())
-
-scale = alt.Scale(scheme="reds") if metric == "n_at_minimum" else alt.Scale(scheme="blues", reverse=True)
-pick = alt.selection_point(fields=["system_id", "criterion"], name="cell")
-base = alt.Chart(heat).encode(
-    x=alt.X("criterion:N", sort=criteria, title=None, axis=alt.Axis(labelAngle=0, labelLimit=220)),
-    y=alt.Y("system_id:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320)),
-)
-chart = (base.mark_rect(stroke="white").encode(
-    color=alt.Color(f"{metric}:Q", scale=scale, title=metric_label),
-    tooltip=["system_id", "criterion", "n_scored", "n_at_minimum", "n_at_maximum", "mean_score", "n_stale"],
-    opacity=alt.condition(pick, alt.value(1.0), alt.value(0.55)),
-).add_params(pick) + base.mark_text(fontSize=13).encode(
-    text=alt.Text(f"{metric}:Q", format=".2f" if metric == "mean_score" else "d"))
-).properties(height=40 * len(runs) + 40)
+heat = ac.heatmap_frame(heat)
+runs = sorted(heat["run"].unique())
+chart = ac.heatmap_chart(heat, metric, metric_label, criteria, runs)
 event = st.altair_chart(chart, width="stretch", on_select="rerun", selection_mode="cell", key="pl_chart")
 
 # The clicked cell, else the selectors (they also work without a pointer, and in tests).
@@ -57,21 +44,30 @@ clicked = None
 try:
     points = event.selection.get("cell") or []
     if points:
-        clicked = (points[0]["system_id"], points[0]["criterion"])
+        clicked = (points[0]["run"], points[0]["criterion"])
 except (AttributeError, KeyError, TypeError):
     clicked = None
-worst = heat.sort_values([metric, "criterion_order"], ascending=[metric != "n_at_minimum", True]).iloc[0]
+worst = heat.sort_values([metric, "criterion_order"], ascending=[metric != "n_at_minimum", True],
+                        na_position="last").iloc[0]
 c1, c2 = st.columns(2)
-default_run = clicked[0] if clicked else worst["system_id"]
+default_run = clicked[0] if clicked else worst["run"]
 default_crit = clicked[1] if clicked else worst["criterion"]
-system_id = c1.selectbox("Model run", runs, index=runs.index(default_run), key=f"pl_run_{clicked}")
+run = c1.selectbox("Model run", runs, index=runs.index(default_run), key=f"pl_run_{clicked}")
 criterion = c2.selectbox("Criterion", criteria, index=criteria.index(default_crit), key=f"pl_crit_{clicked}")
 
-cell = heat[(heat["system_id"] == system_id) & (heat["criterion"] == criterion)].iloc[0]
-st.subheader(f"{system_id} · {criterion}")
-st.caption(f"{int(cell['n_at_minimum'])} of {int(cell['n_scored'])} scored replies at the minimum; mean score "
-           f"{cell['mean_score']:.2f}. Lowest scores first; open a reply for its text, checks and every rating.")
-replies = _cell(sig, sel["suite"], sel["rubric_version"], sel["rater_id"], system_id, criterion).copy()
+cells = heat[(heat["run"] == run) & (heat["criterion"] == criterion)]
+if cells.empty:
+    st.info(f"{run} has no {criterion} criterion in its rubric.")
+    st.stop()
+cell = cells.iloc[0]
+system_id, rubric_id = cell["system_id"], cell["rubric_id"]
+st.subheader(f"{run} · {criterion}")
+if int(cell["n_scored"]) == 0:
+    st.caption(f"{sel['rater_id']} scored none of this run's replies on {criterion}.")
+else:
+    st.caption(f"{int(cell['n_at_minimum'])} of {int(cell['n_scored'])} scored replies at the minimum; mean score "
+               f"{cell['mean_score']:.2f}. Lowest scores first; open a reply for its text, checks and every rating.")
+replies = _cell(sig, sel["suite"], sel["rubric_version"], sel["rater_id"], system_id, criterion, rubric_id).copy()
 replies["open"] = "./reply?response_id=" + replies["response_id"]
 ac.show_table(replies[["open", "item_id", "score", "reason", "is_stale", "carried_forward", "rated_under_version",
                        "response_id"]],

@@ -62,11 +62,11 @@ for i, letter in enumerate(order):
         c2.markdown(f"**{head}**")
         c2.text(row["reply_text"] if isinstance(row["reply_text"], str) else "(the lesson does not print this reply)")
 
-b1, b2 = st.columns([1, 5])
-if b1.button("Reveal models and scores", key=f"rp_reveal_{ticket}", type="primary"):
+buttons = st.container(horizontal=True)  # each button as wide as its label
+if buttons.button("Reveal models and scores", key=f"rp_reveal_{ticket}", type="primary"):
     st.session_state[rkey] = True
     st.rerun()
-if b2.button("Start again", key=f"rp_reset_{ticket}"):
+if buttons.button("Start again", key=f"rp_reset_{ticket}"):
     st.session_state[okey] = list(letters)
     st.session_state[rkey] = False
     st.rerun()

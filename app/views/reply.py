@@ -31,6 +31,8 @@ if choices.empty:
     st.stop()
 wanted = st.query_params.get("response_id")
 pre = choices[choices["response_id"] == wanted]
+if pre.empty:  # no reply asked for: the default suite's first reply, as the other pages open on that suite
+    pre = choices[choices["suite"] == ac.DEFAULT_SUITE]
 pre = pre.iloc[0] if not pre.empty else choices.iloc[0]
 
 c1, c2, c3 = st.columns(3)

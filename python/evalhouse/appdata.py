@@ -77,9 +77,10 @@ def columns(table: str, db: Path | None = None) -> list[str]:
 # Leaderboard
 # ---------------------------------------------------------------------------------------------------------------------
 def leaderboard_filters(db: Path | None = None) -> pd.DataFrame:
-    """The slices a leaderboard can show: suite x rubric version x rater kind x rater, with run counts."""
+    """The slices a leaderboard can show: suite x rubric version x rater kind x rater, with run and reply counts."""
     return read("""
-        select suite, rubric_id, rubric_version, rater_kind, rater_id, count(*) as n_runs
+        select suite, rubric_id, rubric_version, rater_kind, rater_id, count(*) as n_runs,
+               cast(sum(n_replies_rated) as bigint) as n_replies
         from fct_model_run_scores
         group by all
         order by suite, rubric_version desc, rater_kind, rater_id
@@ -137,7 +138,7 @@ def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_mode
 # ---------------------------------------------------------------------------------------------------------------------
 def heatmap_data(suite: str, rubric_version: int, rater_id: str, db: Path | None = None) -> pd.DataFrame:
     return read("""
-        select system_id, criterion, criterion_order, n_scored, n_at_minimum, n_at_maximum,
+        select system_id, rubric_id, criterion, criterion_order, n_scored, n_at_minimum, n_at_maximum,
                cast(mean_score as double) as mean_score, n_stale
         from fct_model_run_criterion_scores
         where suite = ? and rubric_version = ? and rater_id = ?
@@ -146,15 +147,17 @@ def heatmap_data(suite: str, rubric_version: int, rater_id: str, db: Path | None
 
 
 def replies_for_cell(suite: str, rubric_version: int, rater_id: str, system_id: str, criterion: str,
-                     db: Path | None = None) -> pd.DataFrame:
-    """The replies behind one heat-map cell: the run's scores on that criterion, lowest first."""
+                     rubric_id: str | None = None, db: Path | None = None) -> pd.DataFrame:
+    """The replies behind one heat-map cell: the run's scores on that criterion (of that rubric, when given: a run
+    of a suite with several rubrics has one cell per rubric), lowest first."""
     return read("""
         select response_id, item_id, score, min_score, max_score, reason, is_stale, carried_forward,
                rated_under_version
         from fct_criterion_scores
         where suite = ? and rubric_version = ? and rater_id = ? and system_id = ? and criterion = ?
+          and (cast(? as varchar) is null or rubric_id = ?)
         order by score nulls first, item_id, response_id
-    """, [suite, int(rubric_version), rater_id, system_id, criterion], db=db)
+    """, [suite, int(rubric_version), rater_id, system_id, criterion, rubric_id, rubric_id], db=db)
 
 
 def response_choices(db: Path | None = None) -> pd.DataFrame:

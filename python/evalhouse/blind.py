@@ -134,14 +134,29 @@ def _write_new(path: Path, content: str) -> None:
     write_new(path, content.encode("utf-8"))
 
 
+def check_out_dir(out_dir: Path, keys_dir: Path) -> None:
+    """Refuse a packets folder that is, holds or lies inside the keys folder or the raters' token folder: packets
+    go to raters, keys and tokens never do. Raises ExportError (nothing is written)."""
+    from evalhouse.blind_access import tokens_dir
+
+    out = Path(out_dir).resolve()
+    for secret, what in ((Path(keys_dir).resolve(), "blind keys"), (tokens_dir().resolve(), "rater tokens")):
+        if out == secret or secret in out.parents or out in secret.parents:
+            relation = ("is" if out == secret else "is inside" if secret in out.parents else "contains")
+            raise ExportError(f"{out_dir}: the packets folder {relation} the {what} folder {secret}; packets go to "
+                              "raters and must be kept apart from it: choose another folder (e.g. out/<export id>)")
+
+
 def export(con, out_dir: Path, suite: str, seed: int, export_id: str, keys_dir: Path | None = None,
            items: list[str] | None = None, systems: list[str] | None = None,
            rubric_version: int | None = None) -> dict:
-    """Write the packets to ``out_dir`` and the key to ``keys_dir/<export_id>.csv``. Refuses an existing key or
-    existing packet files (raises ExportError naming the file). Returns a summary dict."""
+    """Write the packets to ``out_dir`` and the key to ``keys_dir/<export_id>.csv``. Refuses an existing key,
+    existing packet files, or an ``out_dir`` that is, holds or lies inside the keys folder (raises ExportError naming
+    the file or folder; nothing is written). Returns a summary dict."""
     if not EXPORT_ID.fullmatch(export_id or ""):
         raise ExportError(f"export id {export_id!r}: use letters, digits, '.', '_' and '-' only (it names files)")
     keys_dir = Path(keys_dir) if keys_dir else paths.blind_keys_dir()
+    check_out_dir(out_dir, keys_dir)
     key_file = keys_dir / f"{export_id}.csv"
     if key_file.exists():
         raise ExportError(f"{key_file}: an export with id {export_id!r} already exists; choose another --export-id")

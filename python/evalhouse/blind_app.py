@@ -3,7 +3,8 @@
 A packet is rebuilt from its key rows (``data/blind/keys/<export_id>.csv``) and the published warehouse: the ticket,
 its answer key, the rubric version's anchors and the replies under their letters. Model names and response ids are
 never part of a packet view; ``reveal`` returns them, and the page calls it only once the rater has saved a score
-for every criterion of every letter (the packet is then submitted).
+for every criterion of every letter (the packet is then submitted). The page shows saved scores, the save form and
+the reveal only to a rater who gave their token (evalhouse.blind_access).
 
 Saving goes through ``evalhouse.store.import_ratings`` (validation, duplicate check against the store, then a new
 file written as temp file + hard link, under the store lock): a reply already saved by the same rater is refused as a
@@ -103,6 +104,16 @@ def saved_scores(packet: Packet, rater_id: str, store_dir: Path | None = None) -
                 s["scores"][row["criterion"]] = int(row["score"])
                 s["files"].add(f.name)
     return out
+
+
+def rater_has_ratings(rater_id: str, store_dir: Path | None = None) -> bool:
+    """True when any store file holds a rating by ``rater_id`` (blind or not, any suite)."""
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    for f in sorted(store_dir.glob("*/*.csv")):
+        with open(f, encoding="utf-8-sig", newline="") as fh:
+            if any(row.get("rater_id") == rater_id for row in csv.DictReader(fh)):
+                return True
+    return False
 
 
 def is_submitted(packet: Packet, saved: dict[str, dict]) -> bool:

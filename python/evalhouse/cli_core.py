@@ -56,6 +56,21 @@ def _register_ratings(app: typer.Typer) -> None:
         typer.echo(f"exported {summary['packets']} packets, {summary['replies']} replies to {summary['out_dir']}; "
                    f"key kept in {summary['key_file']}")
 
+    @app.command("blind-token")
+    def blind_token(
+        rater: str = typer.Argument(..., help="Rater name, as typed on the blind scoring page"),
+        reissue: bool = typer.Option(False, "--reissue", help="Replace the rater's token (the old one stops working)"),
+    ) -> None:
+        """Issue a rater's token for the app's blind scoring page (printed once; only its hash is kept)."""
+        from evalhouse import blind_access
+
+        try:
+            token = blind_access.issue(rater, replace=reissue)
+        except (blind_access.TokenExists, ValueError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"token for {rater.strip()} (give it to them; it is not shown again): {token}")
+
     @app.command("import-ratings")
     def import_ratings_cmd(
         file: str = typer.Argument(..., help="CSV or JSONL ratings file"),

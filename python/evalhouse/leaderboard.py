@@ -14,16 +14,22 @@ from evalhouse.stats import bootstrap_mean_ci
 RUN_KEYS = ["suite", "rubric_id", "rubric_version", "rater_id", "rater_kind", "system_id"]
 CI_LEVEL = 0.95
 N_BOOT = 2000
+MIN_REPLIES_FOR_INTERVAL = 5  # dbt var min_replies_for_interval
 
 
-def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int = 0) -> pd.DataFrame:
+def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int = 0,
+                        min_replies: int = MIN_REPLIES_FOR_INTERVAL) -> pd.DataFrame:
     """Per model run (suite x rubric version x rater x run): score 0-10 with a 95% percentile-bootstrap interval.
 
     ``replies`` has the fct_reply_scores columns (RUN_KEYS, score_status, total, max_total). Only complete replies
     count (as in fct_model_run_scores); each reply's score is total / max_total x 10, so the mean equals
     fct_model_run_scores.score_0_10 before its rounding. The resampling unit is the reply. The seed is the same for
     every run, so the interval is reproducible. Runs with 0 or 1 complete reply get NULL bounds and a reason.
+    A bootstrap over a handful of replies is far too narrow (two equal replies give [v, v]): runs with fewer than
+    ``min_replies`` complete replies keep their interval but are flagged (``is_below_min_replies``) and not ranked.
     """
+    if min_replies < 2:
+        raise ValueError(f"min_replies must be at least 2, got {min_replies}")
     cols = RUN_KEYS + ["n_replies_scored", "score_0_10", "score_ci_low", "score_ci_high", "ci_level", "n_boot",
                        "ci_method", "ci_null_reason"]
     rows = []
@@ -42,7 +48,16 @@ def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int =
     out["n_boot"] = out["n_boot"].astype("int32")
     for c in ("score_0_10", "score_ci_low", "score_ci_high", "ci_level"):
         out[c] = out[c].astype("float64")
+    out["min_replies_for_interval"] = pd.Series([min_replies] * len(out), dtype="int32")
+    out["is_below_min_replies"] = out["n_replies_scored"] < min_replies
     return out
+
+
+def rank_reason(n_replies_scored, min_replies) -> str:
+    """Why a run is not ranked although it has a score: too few complete replies for a trustworthy interval."""
+    n = int(n_replies_scored)
+    return (f"{n} complete {'reply' if n == 1 else 'replies'}, fewer than {int(min_replies)} "
+            "(min_replies_for_interval): not ranked")
 
 
 def criterion_label(criterion: str) -> str:
@@ -55,45 +70,126 @@ def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame, intervals: pd.
 
     ``runs``: fct_model_run_scores rows; ``criteria``: fct_model_run_criterion_scores rows (same slice);
     ``intervals``: fct_model_run_score_intervals rows or None. One output row per run key, columns:
-    model run, rater, rater kind, rubric version, ready, "ready of N" text, score 0-10, a "<criterion> 0" column per
-    criterion (replies with the criterion at its minimum), and with intervals: 95% CI low/high, tie group, rank band
-    and rank range. Sorted best first (score, then run name).
+    model run, rater, rater kind, rubric version, ready, "ready of N" text (None when the rubric has no ready rule:
+    n_ready is NULL), score 0-10 with n_replies_scored (the complete replies behind it), a "<criterion> 0" column
+    per criterion (replies with the criterion at its minimum; missing when the rater scored none of the run's
+    replies on it), and with intervals: 95% CI low/high, is_below_min_replies, tie group, rank band, rank range and
+    rank_reason. Runs with fewer complete replies than the interval mart's min_replies_for_interval are not ranked
+    (rank columns missing, rank_reason says why). Tie groups are numbered within one rater (and rubric). Sorted best
+    first (score, then run name).
     """
     if runs.empty:
         return pd.DataFrame()
     base = runs.copy()
-    base["ready of N"] = base["n_ready"].astype(int).astype(str) + " of " + base["n_replies_rated"].astype(int).astype(str)
+    ready = pd.to_numeric(base["n_ready"], errors="coerce")
+    base["ready of N"] = [None if pd.isna(r) else f"{int(r)} of {int(n)}"
+                          for r, n in zip(ready, base["n_replies_rated"])]
     base["score_0_10"] = base["score_0_10"].astype(float)
-    out = base[RUN_KEYS + ["n_ready", "n_replies_rated", "ready of N", "score_0_10", "n_stale_scores"]]
+    if "n_replies_scored" not in base:
+        base["n_replies_scored"] = pd.NA
+    out = base[RUN_KEYS + ["n_ready", "n_replies_rated", "n_replies_scored", "ready of N", "score_0_10",
+                           "n_stale_scores"]]
     if not criteria.empty:
         order = criteria.groupby("criterion")["criterion_order"].min().sort_values().index.tolist()
-        zeros = criteria.pivot_table(index=RUN_KEYS, columns="criterion", values="n_at_minimum", aggfunc="sum")
-        zeros = zeros.reindex(columns=order)
+        crit = criteria.copy()
+        crit["n_at_minimum"] = crit["n_at_minimum"].astype("Float64")
+        if "n_scored" in crit:  # a criterion the rater never scored for the run has no zeros to count
+            crit["n_at_minimum"] = crit["n_at_minimum"].where(crit["n_scored"] > 0)
+        zeros = crit.groupby(RUN_KEYS + ["criterion"], dropna=False)["n_at_minimum"].sum(min_count=1)
+        zeros = zeros.unstack("criterion").reindex(columns=order)
         zeros.columns = [criterion_label(c) for c in zeros.columns]
         out = out.merge(zeros.reset_index(), on=RUN_KEYS, how="left")
+        for c in zeros.columns:
+            out[c] = out[c].astype("Int64")
     if intervals is not None and not intervals.empty:
-        iv = intervals[RUN_KEYS + ["score_ci_low", "score_ci_high"]]
-        out = out.merge(iv, on=RUN_KEYS, how="left")
-        bands = add_rank_bands(out, "system_id", "score_0_10", "score_ci_low", "score_ci_high", group_cols=[
-            "suite", "rubric_id", "rubric_version", "rater_id"])
-        out = bands
+        keep = ["score_ci_low", "score_ci_high"] + [c for c in ("is_below_min_replies", "min_replies_for_interval")
+                                                    if c in intervals]
+        iv = intervals[RUN_KEYS + keep + (["n_replies_scored"] if "n_replies_scored" in intervals else [])]
+        out = out.merge(iv.rename(columns={"n_replies_scored": "_iv_n"}), on=RUN_KEYS, how="left")
+        if "_iv_n" in out:  # the same count (complete replies); fills a runs frame that lacks it
+            out["n_replies_scored"] = out["n_replies_scored"].astype("Int64").fillna(out["_iv_n"].astype("Int64"))
+            out = out.drop(columns=["_iv_n"])
+        rankable = None
+        if "is_below_min_replies" in out:
+            out["is_below_min_replies"] = out["is_below_min_replies"].astype("boolean")
+            rankable = "rankable"
+            out[rankable] = ~out["is_below_min_replies"].fillna(False)
+        out = add_rank_bands(out, "system_id", "score_0_10", "score_ci_low", "score_ci_high", group_cols=[
+            "suite", "rubric_id", "rubric_version", "rater_id"], rankable_col=rankable)
+        if rankable:
+            below = out["is_below_min_replies"].fillna(False) & out["score_0_10"].notna()
+            out.loc[below, "rank_reason"] = [rank_reason(n, m) for n, m in zip(
+                out.loc[below, "n_replies_scored"].fillna(0), out.loc[below, "min_replies_for_interval"])]
+            out = out.drop(columns=[rankable])
     out = out.sort_values(["score_0_10", "system_id"], ascending=[False, True], kind="stable").reset_index(drop=True)
     return out
 
 
+def _qualifiers(board: pd.DataFrame) -> list[str]:
+    """The key columns that vary in ``board`` besides the run: rubric (Sottana's tasks), rater."""
+    return [c for c in ("rubric_id", "rater_id") if c in board and board[c].nunique() > 1]
+
+
+def group_labels(board: pd.DataFrame, quals: list[str] | None = None) -> list:
+    """Tie group labels for display: "2" when the board holds one rater and one rubric, else "<rater> · 2" (and the
+    rubric), because groups are numbered within each rater x rubric; None for an unranked run."""
+    quals = _qualifiers(board) if quals is None else quals
+    out = []
+    for _, r in board.iterrows():
+        g = r.get("tie_group")
+        out.append(None if pd.isna(g) else " · ".join([*(str(r[q]) for q in quals), str(int(g))]))
+    return out
+
+
+def ci_flag(row) -> str | None:
+    """"n < 5" when the run's interval comes from fewer complete replies than the mart's minimum, else None."""
+    below = getattr(row, "is_below_min_replies", None)
+    if below is None or pd.isna(below) or not bool(below) or pd.isna(getattr(row, "score_ci_low", None)):
+        return None
+    return f"n < {int(row.min_replies_for_interval)}: not ranked"
+
+
+def interval_chart_data(board: pd.DataFrame) -> pd.DataFrame:
+    """One row per run with an interval, for the dot-and-bar chart: ``label`` names the run uniquely on the board
+    (run, plus the rubric and the rater when the board has several), so a dot and its bar never land on another
+    run's row (Sottana's runs repeat across its three task rubrics). tie_group is the display label ("not ranked"
+    for runs below the minimum of replies)."""
+    plot = board[board["score_ci_low"].notna()].copy()
+    if plot.empty:
+        return pd.DataFrame(columns=["label"])
+    quals = _qualifiers(board)
+    plot["label"] = [" · ".join([str(r["system_id"]), *(str(r[q]) for q in quals)]) for _, r in plot.iterrows()]
+    labels = group_labels(plot, quals) if "tie_group" in plot else [None] * len(plot)
+    plot["tie_group"] = [lab if lab is not None else "not ranked" for lab in labels]
+    cols = ["label", "system_id", "n_replies_scored", "score_0_10", "score_ci_low", "score_ci_high", "rank_band",
+            "tie_group"]
+    plot = plot[[c for c in cols if c in plot]]
+    for c in ("score_0_10", "score_ci_low", "score_ci_high"):
+        plot[c] = plot[c].astype(float)
+    if "n_replies_scored" in plot:
+        plot["n_replies_scored"] = plot["n_replies_scored"].astype(float)
+    return plot.reset_index(drop=True)
+
+
 def add_rank_bands(df: pd.DataFrame, id_col: str, estimate_col: str, low_col: str, high_col: str,
-                   group_cols: list[str] | None = None, higher_is_better: bool = True) -> pd.DataFrame:
-    """Add tie_group, rank_band and rank_range columns (evalhouse.ranking.rank_bands) within each group.
+                   group_cols: list[str] | None = None, higher_is_better: bool = True,
+                   rankable_col: str | None = None) -> pd.DataFrame:
+    """Add tie_group, rank_band, rank_range and rank_reason columns (evalhouse.ranking.rank_bands) within each group.
 
     Runs are only compared inside one group (e.g. one suite x rubric version x rater): a rank across raters or
-    rubric versions means nothing.
+    rubric versions means nothing. Rows whose ``rankable_col`` is False take no part in the ranking (their rank
+    columns stay missing; the caller gives their rank_reason). rank_reason is "no interval" / "no estimate" from
+    rank_bands, else missing.
     """
     df = df.copy()
     df["tie_group"] = pd.array([None] * len(df), dtype="Int64")
     df["rank_band"] = None
     df["rank_range"] = None
+    df["rank_reason"] = None
     parts = [part for _, part in df.groupby(group_cols, dropna=False)] if group_cols else [df]
     for part in parts:
+        if rankable_col:
+            part = part[part[rankable_col].astype(bool)]
         ranked = rank_bands([(i, r[estimate_col], r[low_col], r[high_col]) for i, r in part.iterrows()],
                             higher_is_better=higher_is_better)
         for r in ranked:
@@ -102,6 +198,7 @@ def add_rank_bands(df: pd.DataFrame, id_col: str, estimate_col: str, low_col: st
             df.at[r.id, "rank_range"] = (None if r.rank_best is None else
                                          (str(r.rank_best) if r.rank_best == r.rank_worst
                                           else f"{r.rank_best}-{r.rank_worst}"))
+            df.at[r.id, "rank_reason"] = r.reason
     return df
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -30,7 +31,8 @@ COPY = ["dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "tests",
 
 
 def _env(project: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR")}
     env.update(EVALHOUSE_PROJECT_DIR=str(project), DBT_PROFILES_DIR=str(project),
                DBT_SEND_ANONYMOUS_USAGE_STATS="false", PYTHONUNBUFFERED="1")
     return env
@@ -98,6 +100,10 @@ def test_blind_scoring_page_saves_once_and_reveals_after_submit(in_project):
     at.query_params["packet"] = "apptest-M01"
     at.run()
     assert not at.exception and not at.error
+    # A first visit: the rater gets a token (shown once), needed to come back to these scores.
+    at.button(key="bs_issue").click().run()
+    assert not at.exception and not at.error
+    token = re.search(r"Your token: `([^`]+)`", at.success[0].value).group(1)
     packet = blind_app.load_packet("apptest-M01")
     letters = packet.letters
     assert len(letters) == 3  # the three M01 replies with text
@@ -131,6 +137,8 @@ def test_blind_scoring_page_saves_once_and_reveals_after_submit(in_project):
     tab2 = AppTest.from_file(str(project / "app" / "views" / "blind_scoring.py"), default_timeout=60)
     tab2.query_params.update({"rater": "apptest_rater", "packet": "apptest-M01"})
     tab2.run()
+    assert not tab2.success and "Enter apptest_rater's token" in tab2.info[0].value  # the name alone shows nothing
+    tab2.text_input(key="bs_token").input(token).run()
     assert f"bs_save_{letters[0]}" not in [b.key for b in tab2.button]
     with pytest.raises(blind_app.SaveRefused, match="already saved"):
         blind_app.save_reply(packet, letters[0], "apptest_rater", {c["criterion"]: 1 for c in packet.criteria}, "again")
@@ -263,8 +271,24 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         wait_idle(page)
         page.screenshot(path=str(ARTIFACTS / "e2e_01b_points_lost_click.png"), full_page=True)
 
+        # Ranking practice: the action buttons show their whole label (none is cut off by a narrow column).
+        page.goto(f"{server}/ranking_practice")
+        for label in ("Reveal models and scores", "Start again"):
+            button = page.get_by_role("button", name=label)
+            expect(button).to_be_visible()
+            # a cut-off label is drawn wider than its button (the button shows "Reveal mod...")
+            box, text = button.bounding_box(), button.locator("p").first.bounding_box()
+            assert text["x"] + text["width"] <= box["x"] + box["width"], (label, box, text)
+        wait_idle(page)
+        page.screenshot(path=str(ARTIFACTS / "e2e_01c_ranking_practice.png"), full_page=True)
+
         page.goto(f"{server}/blind_scoring?rater=e2e_rater&packet=e2e-S07")
         expect(page.get_by_role("heading", name="Ticket S07")).to_be_visible()
+        page.get_by_role("button", name="Get my token as e2e_rater").click()
+        expect(page.get_by_text("Your token:")).to_be_visible()
+        token = page.get_by_role("textbox", name="Your token").input_value()
+        assert len(token) >= 32
+        expect(page.get_by_text(token)).to_be_visible()  # shown once, to copy
         for run in ("Mistral", "Claude", "Gemma", "Gemini"):
             expect(page.get_by_text(run)).to_have_count(0)
         expect(page.locator(".st-key-bs_A_correctness").get_by_role("radio", name="2")).to_be_attached()
@@ -284,8 +308,14 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
         page.wait_for_timeout(500)
         page.screenshot(path=str(ARTIFACTS / "e2e_03_blind_submitted.png"), full_page=True)
 
-        # Reload: nothing lost, nothing duplicated, the packet still submitted.
+        # Reload: the name in the URL alone shows nothing; with the token, nothing lost, nothing duplicated, the
+        # packet still submitted.
         page.reload()
+        expect(page.get_by_text("Enter e2e_rater's token")).to_be_visible()
+        expect(page.get_by_text("Saved:")).to_have_count(0)
+        expect(page.get_by_role("heading", name="Packet submitted: the models")).to_have_count(0)
+        page.get_by_role("textbox", name="Your token").fill(token)
+        page.get_by_role("textbox", name="Your token").press("Enter")
         expect(page.get_by_role("heading", name="Packet submitted: the models")).to_be_visible()
         for letter in letters:
             expect(page.locator(f".st-key-bs_reply_{letter}").get_by_text("Saved:")).to_be_visible()

@@ -2,6 +2,7 @@
 
 `make test` builds and publishes the warehouse before pytest; these tests only read it (read-only connections).
 """
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -11,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from evalhouse import paths
 
 VIEWS = Path(__file__).resolve().parents[2] / "app" / "views"
+sys.path.insert(0, str(VIEWS.parent))  # app_common
 
 pytestmark = pytest.mark.skipif(not paths.published_db().is_file(), reason="run `make build` first")
 
@@ -37,17 +39,24 @@ def test_leaderboard_lesson_columns_and_rank_bands():
     at = no_errors(page("leaderboard").run())
     assert at.sidebar.selectbox(key="lb_suite").value == "larkfield"
     assert at.sidebar.selectbox(key="lb_version").value == 1  # the version with the most rated runs
+    assert at.sidebar.selectbox(key="lb_rater").value == "course_team"  # one rater by default, never "all"
     board = frame(at, "model run", "ready of N").set_index("model run")
+    assert at.dataframe[0].proto.placeholder == "—"  # a missing value shows as a dash, not "None"
     mistral = board.loc["Mistral 7B (local)"]
-    assert mistral["ready of N"] == "1 of 4" and mistral["score 0-10"] == pytest.approx(6.88)
+    assert mistral["ready of N"] == "1 of 4" and mistral["score 0-10"] == pytest.approx(6.88) and mistral["n"] == 4
     assert mistral["correctness 0"] == 1 and mistral["completeness 0"] == 1 and mistral["format_compliance 0"] == 0
-    # Three runs at 10.00 with degenerate [10, 10] intervals share the first band; Mistral and Gemma overlap below.
+    assert mistral["95% CI low"] == pytest.approx(6.25) and mistral["95% CI high"] == pytest.approx(7.5)
+    # The lesson's runs have 1-4 complete replies each, fewer than min_replies_for_interval (5): two identical
+    # replies give the degenerate interval [10, 10], flagged, and no run is ranked.
     for run in ("Claude Haiku 5.5", "Claude Opus 5.5", "Gemini 3.5 Flash"):
-        assert board.loc[run, "rank band"] == "1-3" and board.loc[run, "tie group"] == 1
-    assert board.loc["Mistral 7B (local)", "rank band"] == "4-5" == board.loc["Gemma 3 4B (local)", "rank band"]
-    assert board.loc["Mistral 7B (local)", "95% CI low"] == pytest.approx(6.25)
-    assert board.loc["Mistral 7B (local)", "95% CI high"] == pytest.approx(7.5)
-    assert pd.isna(board.loc["Gemini 3.1 Pro (preview)", "rank band"])  # one complete reply: no interval
+        row = board.loc[run]
+        assert row["n"] == 2 and row["95% CI low"] == row["95% CI high"] == 10.0
+        assert row["CI flag"] == "n < 5: not ranked" and pd.isna(row["rank band"]) and pd.isna(row["tie group"])
+        assert row["not ranked because"] == "2 complete replies, fewer than 5 (min_replies_for_interval): not ranked"
+    gemini = board.loc["Gemini 3.1 Pro (preview)"]  # one complete reply of three: no interval, no rank
+    assert gemini["n"] == 1 and gemini["ready of N"] == "1 of 3" and pd.isna(gemini["rank band"])
+    assert gemini["not ranked because"].startswith("1 complete reply, fewer than 5")
+    assert board["rank band"].isna().all()
     assert list(board.index[:3]) == sorted(board.index[:3])  # ties at 10.00 ordered by name
 
     at.sidebar.selectbox(key="lb_version").set_value(2).run()
@@ -66,8 +75,57 @@ def test_leaderboard_lesson_columns_and_rank_bands():
     assert len(frame(no_errors(at), "model run", "ready of N")) == 7
 
 
+def _chart_data(at: AppTest) -> pd.DataFrame:
+    import json
+
+    import pyarrow as pa
+
+    (chart,) = at.get("vega_lite_chart")
+    if chart.proto.data.data:  # Streamlit sends a dict spec's data as Arrow
+        return pa.ipc.open_stream(chart.proto.data.data).read_all().to_pandas()
+    return pd.DataFrame(json.loads(chart.proto.spec)["data"]["values"])
+
+
+def test_leaderboard_suite_without_ready_rule_and_several_rubrics():
+    at = page("leaderboard").run()
+    at.sidebar.selectbox(key="lb_suite").set_value("sottana").run()
+    no_errors(at)
+    board = frame(at, "model run", "rubric")
+    assert len(board) == 12  # 4 runs x 3 task rubrics, one rater
+    assert board["ready of N"].isna().all()  # no ready rule: blank, never "0 of 100"
+    assert (board["n"] >= 98).all()
+    # tie groups are numbered within each task rubric and named so
+    gec = board[board["rubric"] == "sottana_gec"]
+    assert set(gec["tie group"]) == {"sottana_gec · 1"} and set(gec["rank band"]) == {"1-4"}
+    # the chart's rows are unique runs of the board: each dot sits on its own bar (gpt-3.5-turbo is in all three)
+    data = _chart_data(at)
+    assert len(data) == 12 and data["label"].is_unique
+    row = data[data["label"] == "gpt-3.5-turbo · sottana_gec"].iloc[0]
+    board_row = board[(board["model run"] == "gpt-3.5-turbo") & (board["rubric"] == "sottana_gec")].iloc[0]
+    assert row["score_0_10"] == pytest.approx(board_row["score 0-10"])
+    assert row["score_ci_low"] <= row["score_0_10"] <= row["score_ci_high"]
+
+
+def test_leaderboard_all_raters_keeps_raters_apart():
+    at = page("leaderboard").run()
+    at.sidebar.selectbox(key="lb_suite").set_value("hanna").run()
+    assert at.sidebar.selectbox(key="lb_rater").value != "all"
+    at.sidebar.selectbox(key="lb_kind").set_value("human").run()
+    at.sidebar.selectbox(key="lb_rater").set_value("all").run()
+    board = frame(no_errors(at), "model run", "rater")
+    assert list(board.columns[:3]) == ["model run", "rubric", "rater"]  # HANNA: stories and explanations rubrics
+    # one run appears once per rubric x rater, each rater's rows together, and a tie group names its rater
+    assert board.groupby(["model run", "rubric", "rater"]).size().max() == 1
+    keys = list(zip(board["rubric"], board["rater"]))
+    assert keys == sorted(keys)
+    ranked = board.dropna(subset=["tie group"])
+    assert len(ranked) > 0
+    assert all(g.split(" · ")[:2] == [rb, r] for g, rb, r in zip(ranked["tie group"], ranked["rubric"], ranked["rater"]))
+
+
 def test_points_lost_heat_map_and_cell_replies():
     at = no_errors(page("points_lost").run())
+    assert at.sidebar.selectbox(key="pl_rater").value == "course_team"
     # Default cell: the most zeros (Gemma 3 4B, correctness: 2 of 3 scored replies at 0).
     assert at.selectbox(key="pl_run_None").value == "Gemma 3 4B (local)"
     assert at.selectbox(key="pl_crit_None").value == "correctness"
@@ -80,6 +138,62 @@ def test_points_lost_heat_map_and_cell_replies():
     assert replies.iloc[0]["item_id"] == "U03" and replies.iloc[0]["reason"] == "invents a no-discount rule"
     at.radio(key="pl_metric").set_value("mean score").run()
     assert "mean score 1.25" in no_errors(at).caption[0].value  # Mistral correctness: 0, 1, 2, 2
+
+
+def _slice_script(rater_required: bool) -> None:
+    import app_common as ac
+
+    ac.pick_slice(("sig",), "t", rater_required=rater_required)
+
+
+@pytest.mark.parametrize("rater_required", [True, False])
+def test_default_rater_is_the_one_with_most_ratings(rater_required, monkeypatch):
+    import app_common as ac
+
+    # alice blind-scored 4 replies; the course team rated 17: alice comes first by name only
+    monkeypatch.setattr(ac, "leaderboard_filters", lambda sig: pd.DataFrame({
+        "suite": ["larkfield"] * 2, "rubric_id": ["r"] * 2, "rubric_version": [1, 1], "rater_kind": ["human"] * 2,
+        "rater_id": ["alice", "course_team"], "n_runs": [4, 7], "n_replies": [4, 17]}))
+    at = AppTest.from_function(_slice_script, args=(rater_required,), default_timeout=30).run()
+    rater = no_errors(at).sidebar.selectbox(key="t_rater")
+    assert rater.value == "course_team"  # not "alice", the first name, nor "all"
+    assert rater.options == (["alice", "course_team"] if rater_required else ["alice", "course_team", "all"])
+
+
+def test_points_lost_sottana_has_one_row_per_run_and_rubric():
+    at = page("points_lost").run()
+    at.sidebar.selectbox(key="pl_suite").set_value("sottana").run()
+    # Sottana's runs repeat across its three task rubrics: one row per run x rubric, never two cells on one square
+    runs = no_errors(at).selectbox(key="pl_run_None").options
+    assert "gpt-3.5-turbo · sottana_gec" in runs and len(runs) == len(set(runs)) == 12
+    at.selectbox(key="pl_run_None").set_value("gpt-3.5-turbo · sottana_simplification").run()
+    at.selectbox(key="pl_crit_None").set_value("semantics").run()
+    replies = frame(no_errors(at), "open", "item_id")
+    assert len(replies) == 100 and replies["item_id"].str.contains("simpl").all()  # not the GEC task's semantics
+
+
+def test_heat_map_scale_blanks_and_legend():
+    import altair as alt  # noqa: F401 -- app_common builds altair charts
+
+    import app_common as ac
+
+    heat = pd.DataFrame({"system_id": ["a", "a", "b", "b"], "criterion": ["x", "y", "x", "y"],
+                         "criterion_order": [1, 2, 1, 2], "n_scored": [3, 0, 2, 2], "n_at_minimum": [0, 0, 0, 0],
+                         "n_at_maximum": [3, 0, 2, 2], "mean_score": [2.0, 0.0, 2.0, 2.0], "n_stale": [0, 0, 0, 0]})
+    cells = ac.heatmap_frame(heat)
+    assert pd.isna(cells.loc[1, "n_at_minimum"]) and pd.isna(cells.loc[1, "mean_score"])  # never scored: blank
+    assert cells.loc[0, "n_at_minimum"] == 0  # scored, no zeros: a real 0
+    spec = ac.heatmap_chart(cells, "n_at_minimum", "zeros", ["x", "y"], ["a", "b"]).to_dict()
+    rect, text = spec["layer"]
+    color = rect["encoding"]["color"]
+    scored = color["condition"]  # cells with a value; the others are grey
+    assert scored["test"] == "isValid(datum.n_at_minimum)" and color["value"] == "#eeeeee"
+    # all-zero map: the scale starts at 0 and reaches at least 1, so 0 is the scheme's lightest colour, not red
+    assert scored["scale"]["domain"] == [0, 1.0] and scored["scale"]["scheme"] == "reds"
+    assert scored["legend"]["format"] == "d"  # whole numbers, never "0.000000"
+    assert {"filter": "isValid(datum.n_at_minimum)"} in text["transform"]
+    spec = ac.heatmap_chart(cells, "mean_score", "mean", ["x", "y"], ["a", "b"]).to_dict()
+    assert spec["layer"][0]["encoding"]["color"]["condition"]["legend"]["format"] == ".2f"
 
 
 def test_reply_drill_down_shows_everything():
@@ -116,6 +230,35 @@ def test_agreement_page():
     disagree = frame(at, "word_search_outcome")
     assert ("U03", "Mistral 7B (local)", "false_pass") in set(
         zip(disagree["item_id"], disagree["system_id"], disagree["word_search_outcome"]))
+
+
+def test_agreement_page_plots_every_optional_mart_and_defaults_to_the_biggest_pair():
+    at = no_errors(page("agreement").run())
+    # the pair that shares the most replies (1,056 HANNA stories), not the alphabetically first judge pair
+    assert at.selectbox(key="ag_pair").value == "human_position_1 vs human_position_2 · hanna v1 (1056 shared replies)"
+    keys = {s.key for s in at.selectbox}
+    plotted = [h.value for h in at.header if f"ag_{h.value}_label" in keys]
+    # text columns (pandas 3 "str" dtype) are offered as plot labels: every reliability mart gets its plot
+    assert {"fct_coder_set_alpha", "fct_interrater_reliability", "fct_judge_diagnostics",
+            "fct_judge_human_agreement"} <= set(plotted)
+    for table in plotted:
+        assert "criterion" in at.selectbox(key=f"ag_{table}_label").options, table
+    assert len(at.get("vega_lite_chart")) == 1 + len(plotted)  # two-reader plot + one per plotted mart
+
+
+def test_label_columns_whatever_the_text_dtype():
+    import app_common as ac
+
+    assert ac.is_label_column(pd.Series(["a", "b", None], dtype="str"))
+    assert ac.is_label_column(pd.Series(["a", "b"], dtype=object))
+    assert not ac.is_label_column(pd.Series([1, 2]))
+    assert not ac.is_label_column(pd.Series([True, False]))
+    assert not ac.is_label_column(pd.Series([str(i) for i in range(61)], dtype="str"))  # too many to plot
+
+
+def test_reply_page_opens_on_the_default_suite():
+    at = no_errors(page("reply").run())
+    assert at.selectbox(key="rd_suite_None").value == "larkfield"  # as the leaderboard and heat map
 
 
 def test_blind_scoring_without_packets(tmp_path, monkeypatch):

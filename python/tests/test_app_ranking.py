@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from evalhouse.leaderboard import (add_rank_bands, find_id_column, find_interval_columns, leaderboard_table,
-                                   run_score_intervals)
+from evalhouse.leaderboard import (add_rank_bands, ci_flag, find_id_column, find_interval_columns, group_labels,
+                                   interval_chart_data, leaderboard_table, run_score_intervals)
 from evalhouse.ranking import pair_agreement, rank_bands
 from evalhouse.stats import bootstrap_mean_ci
 
@@ -128,7 +128,8 @@ def _replies():
 
 
 def test_run_score_intervals_and_leaderboard_table():
-    iv = run_score_intervals(_replies(), n_boot=500).set_index("system_id")
+    iv = run_score_intervals(_replies(), n_boot=500, min_replies=2).set_index("system_id")
+    assert iv["is_below_min_replies"].to_dict() == {"r1": False, "r2": False, "r3": True}
     assert iv.loc["r1", "score_0_10"] == pytest.approx(30 / 32 * 10)
     assert iv.loc["r2", "n_replies_scored"] == 4 and iv.loc["r2", "score_0_10"] == pytest.approx(10 / 32 * 10)
     assert iv.loc["r1", "score_ci_low"] >= 7.5 and iv.loc["r1", "score_ci_high"] == 10.0
@@ -147,6 +148,56 @@ def test_run_score_intervals_and_leaderboard_table():
     assert r2["ready of N"] == "0 of 5" and r2["a 0"] == 3 and r2["rank_band"] == "2" and r2["tie_group"] == 2
     assert board.set_index("system_id").loc["r1", "rank_band"] == "1"
     assert board.set_index("system_id").loc["r3", "rank_band"] is None  # one reply: no interval, no band
+    assert board.set_index("system_id").loc["r3", "rank_reason"] == "1 complete reply, fewer than 2 " \
+        "(min_replies_for_interval): not ranked"
+    assert board.set_index("system_id").loc["r1", "n_replies_scored"] == 4  # n beside the score
+
+
+def test_runs_below_the_minimum_of_replies_are_flagged_and_not_ranked():
+    # r1 [8, 8, 6, 8] and r2 [2, 4, 2, 2]: 4 complete replies each, r3 one; with the default minimum of 5 replies the
+    # intervals stay (flagged) and nobody is ranked; with a minimum of 4, r1 and r2 are ranked and r3 is not.
+    replies = _replies()
+    iv = run_score_intervals(replies, n_boot=500).set_index("system_id")
+    assert iv["min_replies_for_interval"].tolist() == [5, 5, 5] and iv["is_below_min_replies"].all()
+    assert iv.loc["r1", "score_ci_low"] >= 7.5  # the interval is still there, only flagged
+    runs = pd.DataFrame([dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human",
+                              system_id=k, n_replies_rated=n, n_replies_scored=c, n_ready=None, score_0_10=sc,
+                              n_stale_scores=0)
+                         for k, n, c, sc in (("r1", 4, 4, 9.38), ("r2", 5, 4, 3.13), ("r3", 1, 1, 10.0))])
+    crit = pd.DataFrame(columns=["criterion", "criterion_order", "n_at_minimum"])
+    board = leaderboard_table(runs, crit, iv.reset_index()).set_index("system_id")
+    assert board["rank_band"].isna().all() and board["tie_group"].isna().all()
+    assert board.loc["r1", "rank_reason"] == "4 complete replies, fewer than 5 (min_replies_for_interval): not ranked"
+    assert board["ready of N"].isna().all()  # n_ready NULL (no ready rule): no "0 of N"
+    flags = {r.system_id: ci_flag(r) for r in board.reset_index().itertuples()}
+    assert flags == {"r1": "n < 5: not ranked", "r2": "n < 5: not ranked", "r3": None}  # r3: no interval at all
+    iv4 = run_score_intervals(replies, n_boot=500, min_replies=4)
+    board = leaderboard_table(runs, crit, iv4).set_index("system_id")
+    assert board.loc["r1", "rank_band"] == "1" and board.loc["r2", "rank_band"] == "2"
+    assert pd.isna(board.loc["r3", "rank_band"]) and board.loc["r3", "rank_reason"].startswith("1 complete reply")
+    with pytest.raises(ValueError):
+        run_score_intervals(replies, min_replies=1)
+
+
+def test_criteria_never_scored_are_blank_and_labels_are_unique():
+    keys = dict(suite="s", rubric_version=1, rater_kind="human")
+    runs = pd.DataFrame([dict(keys, rubric_id=rb, rater_id="p", system_id=m, n_replies_rated=9, n_replies_scored=9,
+                              n_ready=None, score_0_10=sc, n_stale_scores=0)
+                         for rb, m, sc in (("t1", "m", 5.0), ("t2", "m", 7.0), ("t1", "k", 6.0))])
+    crit = pd.DataFrame([dict(keys, rubric_id="t1", rater_id="p", system_id="m", criterion="a", criterion_order=1,
+                              n_scored=0, n_at_minimum=0),
+                         dict(keys, rubric_id="t1", rater_id="p", system_id="k", criterion="a", criterion_order=1,
+                              n_scored=9, n_at_minimum=0)])
+    iv = pd.DataFrame([dict(keys, rubric_id=rb, rater_id="p", system_id=m, score_ci_low=sc - 1, score_ci_high=sc + 1,
+                            is_below_min_replies=False, min_replies_for_interval=5)
+                       for rb, m, sc in (("t1", "m", 5.0), ("t2", "m", 7.0), ("t1", "k", 6.0))])
+    board = leaderboard_table(runs, crit, iv)
+    a0 = board.set_index(["rubric_id", "system_id"])["a 0"]
+    assert pd.isna(a0[("t1", "m")]) and a0[("t1", "k")] == 0  # never scored: blank; scored without zeros: 0
+    assert pd.isna(a0[("t2", "m")])  # criterion of another rubric
+    data = interval_chart_data(board)
+    assert sorted(data["label"]) == ["k · t1", "m · t1", "m · t2"]  # run m twice, once per rubric
+    assert group_labels(board) == ["t2 · 1", "t1 · 1", "t1 · 1"]
 
 
 def test_add_rank_bands_ranks_within_groups_only():

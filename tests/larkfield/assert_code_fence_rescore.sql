@@ -1,6 +1,7 @@
 -- Rubric v2 (a code fence is no longer a format breach): U03 Gemma 3 4B, whose only format fault is the fence,
 -- scores format 1 / total 7 under v1 and format 2 / total 8 under v2; ready does not change (true in both).
--- M01 Gemma keeps format 1 (grammar error) and stays not ready. The stale mart lists the changed v1 score.
+-- M01 Gemma keeps format 1 (grammar error) and stays not ready. The stale mart lists the changed v1 score with its
+-- v2 rescore, whatever the current version is (a later version that leaves format unchanged carries it forward).
 with scores as (
     select ticket_id, rubric_version, format_compliance, total, ready
     from {{ ref('fct_larkfield_reply_scores') }}
@@ -29,7 +30,8 @@ stale_problems as (
     where not exists (
         select 1 from {{ ref('fct_stale_ratings') }}
         where item_id = 'U03' and system_id = 'Gemma 3 4B (local)' and criterion = 'format_compliance'
-          and old_score = 1 and current_score = 2 and rescore_status = 'rescored_changed'
+          and old_score = 1 and current_score = 2 and rescored_under_version = 2
+          and rescore_status = 'rescored_changed'
     )
 )
 

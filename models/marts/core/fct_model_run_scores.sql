@@ -15,7 +15,9 @@ select
     cast(sum(case when score_status = 'complete' then 1 else 0 end) as integer)    as n_replies_scored,
     cast(sum(case when score_status = 'incomplete' then 1 else 0 end) as integer)  as n_incomplete,
     cast(sum(case when score_status = 'invalid_score' then 1 else 0 end) as integer) as n_invalid_score,
-    cast(sum(case when ready then 1 else 0 end) as integer)                        as n_ready,
+    -- ready is NULL for every reply of a rubric without a decision rule: then n_ready is NULL too, never 0
+    case when count(ready) > 0 then cast(sum(case when ready then 1 else 0 end) as integer) end as n_ready,
+    case when count(ready) = 0 then 'the rubric has no ready rule (decision_rule.ready_gate)' end as n_ready_reason,
     cast(sum(case when score_status = 'complete' then total end) as integer)       as sum_total,
     max(max_total)                                                                 as max_total,
     {{ ratio_round_half_up('sum(case when score_status = \'complete\' then total end) * 10',

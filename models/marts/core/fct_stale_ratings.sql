@@ -1,5 +1,7 @@
 -- What must be rescored: every rater's latest rating made under a rubric version older than the current one, for a
--- criterion whose anchors a later version changed; with the same rater's rating under the current version, if any.
+-- criterion whose anchors a later version changed; with the rating that now counts for that criterion, if any.
+-- The rating that counts is the same rater's latest rating of the criterion under a version that no later version
+-- changed again: a rescore under v2 still counts when v3 leaves the criterion unchanged (carried forward).
 with latest as (
     select * from {{ ref('int_latest_ratings') }} where score_problem is null
 ),
@@ -8,7 +10,7 @@ criteria as (
     select * from {{ ref('int_rubric_criteria') }}
 ),
 
-stale as (
+rated as (
     select
         latest.*,
         criteria.current_version,
@@ -25,9 +27,24 @@ stale as (
        and criteria.criterion = latest.criterion
 ),
 
-current_ratings as (
-    select response_id, rater_id, rubric_id, rubric_version, criterion, score, reason
-    from latest
+stale as (
+    select * from rated where changed_in_version is not null
+),
+
+-- ratings still valid under the current version (no later version changed the criterion): the latest one counts
+rescores as (
+    select response_id, rater_id, rubric_id, criterion, rubric_version as rescored_under_version, score, reason
+    from (
+        select
+            rated.*,
+            row_number() over (
+                partition by response_id, rater_id, rubric_id, criterion
+                order by rubric_version desc
+            ) as version_rank
+        from rated
+        where changed_in_version is null
+    ) as valid
+    where version_rank = 1
 )
 
 select
@@ -45,11 +62,12 @@ select
     stale.changed_in_version,
     versions.change_note,
     stale.current_version,
-    current_ratings.score         as current_score,
-    current_ratings.reason        as current_reason,
+    rescores.score                as current_score,
+    rescores.reason               as current_reason,
+    rescores.rescored_under_version,
     case
-        when current_ratings.score is null then 'pending'
-        when current_ratings.score = stale.score then 'rescored_same'
+        when rescores.score is null then 'pending'
+        when rescores.score = stale.score then 'rescored_same'
         else 'rescored_changed'
     end                           as rescore_status
 from stale
@@ -57,10 +75,8 @@ left join {{ ref('int_responses') }} as responses
     on responses.suite = stale.suite and responses.response_id = stale.response_id
 left join {{ ref('int_rubric_versions') }} as versions
     on versions.rubric_id = stale.rubric_id and versions.rubric_version = stale.changed_in_version
-left join current_ratings
-    on current_ratings.response_id = stale.response_id
-   and current_ratings.rater_id = stale.rater_id
-   and current_ratings.rubric_id = stale.rubric_id
-   and current_ratings.criterion = stale.criterion
-   and current_ratings.rubric_version = stale.current_version
-where stale.changed_in_version is not null
+left join rescores
+    on rescores.response_id = stale.response_id
+   and rescores.rater_id = stale.rater_id
+   and rescores.rubric_id = stale.rubric_id
+   and rescores.criterion = stale.criterion
