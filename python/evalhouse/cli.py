@@ -29,6 +29,9 @@ def _register_all() -> None:
     from evalhouse import cli_judge
 
     cli_judge.register(app)
+    from evalhouse import cli_import
+
+    cli_import.register(app)
 
 
 @app.callback()
