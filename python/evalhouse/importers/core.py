@@ -267,7 +267,7 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
     base, n = label, 2
     while label in labels:
         label, n = f"{base}-{n}", n + 1
-    import_id = slug(f"{label}_{sha[:8]}")
+    import_id = slug(label if label.endswith(sha[:8]) else f"{label}_{sha[:8]}")
 
     # system_id per model: a model the suite already has from another run gets the run label appended.
     taken = set(filter(None, prev["system_id"]))

@@ -27,26 +27,53 @@ __all__ = ["read", "KNOWN_VERSIONS"]
 KNOWN_VERSIONS = (1, 2)
 
 
-def _raw_header(path: Path) -> dict:
-    """The log's header as plain JSON (to check the format version and find fields inspect-ai does not know)."""
-    if path.suffix.lower() == ".eval":
-        try:
-            with zipfile.ZipFile(path) as z:
-                names = set(z.namelist())
+class _Raw:
+    """The log's own JSON beside inspect-ai's parsed models: the header (format version, fields inspect-ai does not
+    know) and, on demand, one sample's JSON (values of unknown sample fields, kept in metadata)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.zip = None
+        self.samples: dict[tuple[str, int], dict] | None = None
+        if path.suffix.lower() == ".eval":
+            try:
+                import zipfile_zstd  # noqa: F401 - teaches zipfile the zstd method inspect-ai writes .eval with
+            except ImportError:
+                pass
+            try:
+                self.zip = zipfile.ZipFile(path)
+                names = set(self.zip.namelist())
                 name = "header.json" if "header.json" in names else "_journal/start.json"
-                return json.loads(z.read(name))
-        except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, EOFError) as exc:
-            raise LogRejected(f"{path}: not a readable inspect-ai .eval log ({exc}); is the file truncated?") from None
-    try:
-        with open(path, "rb") as fh:
-            doc = json.loads(fh.read())
-    except json.JSONDecodeError as exc:
-        raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is the file "
-                          f"truncated?") from None
-    if not isinstance(doc, dict):
-        raise LogRejected(f"{path}: not an inspect-ai log (the top level is not an object)")
-    doc.pop("samples", None)
-    return doc
+                self.header = json.loads(self.zip.read(name))
+                self.first = next((n for n in self.zip.namelist() if n.startswith("samples/")), None)
+            except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, EOFError, NotImplementedError) as exc:
+                raise LogRejected(f"{path}: not a readable inspect-ai .eval log ({exc}); is the file "
+                                  f"truncated?") from None
+        else:
+            try:
+                with open(path, "rb") as fh:
+                    doc = json.loads(fh.read())
+            except json.JSONDecodeError as exc:
+                raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is "
+                                  f"the file truncated?") from None
+            if not isinstance(doc, dict):
+                raise LogRejected(f"{path}: not an inspect-ai log (the top level is not an object)")
+            self.samples = {(str(x.get("id")), int(x.get("epoch") or 1)): x for x in doc.pop("samples", None) or []
+                            if isinstance(x, dict)}
+            self.header = doc
+
+    def first_sample(self) -> dict:
+        if self.samples is not None:
+            return next(iter(self.samples.values()), {})
+        return json.loads(self.zip.read(self.first)) if self.first else {}
+
+    def sample(self, sid: str, epoch: int) -> dict:
+        if self.samples is not None:
+            return self.samples.get((sid, epoch), {})
+        try:
+            return json.loads(self.zip.read(f"samples/{sid}_epoch_{epoch}.json"))
+        except KeyError:
+            return {}
 
 
 def _unknown(raw: dict, model_cls, prefix: str) -> set[str]:
@@ -63,8 +90,8 @@ def _text(content) -> str:
 def read(path: Path) -> RunLog:
     """Read one inspect-ai log into a RunLog (raises LogRejected naming the file and sample)."""
     path = Path(path)
-    raw = _raw_header(path)
-    version = raw.get("version")
+    raw = _Raw(path)
+    version = raw.header.get("version")
     if version not in KNOWN_VERSIONS:
         raise LogRejected(f"{path}: unknown inspect-ai log format version {version!r} (this importer reads "
                           f"{', '.join(map(str, KNOWN_VERSIONS))})")
@@ -74,7 +101,9 @@ def read(path: Path) -> RunLog:
         header = read_eval_log(str(path), header_only=True)
     except Exception as exc:  # noqa: BLE001 - any reader error is the file's problem
         raise LogRejected(f"{path}: inspect-ai cannot read the log ({type(exc).__name__}: {exc})") from None
-    unknown = _unknown(raw, EvalLog, "") | _unknown(raw.get("eval") or {}, EvalSpec, "eval.")
+    unknown = _unknown(raw.header, EvalLog, "") | _unknown(raw.header.get("eval") or {}, EvalSpec, "eval.")
+    sample_extra = {k for k in raw.first_sample() if k not in EvalSample.model_fields}
+    unknown |= {f"sample.{k}" for k in sample_extra}
     spec = header.eval
     model = spec.model
     settings = {k: v for k, v in (spec.model_generate_config.model_dump(exclude_none=True)
@@ -99,14 +128,17 @@ def read(path: Path) -> RunLog:
     tool_version = (spec.packages or {}).get("inspect_ai")
 
     replies: list[Reply] = []
-    sample_keys_checked = False
     try:
-        samples = read_eval_log_samples(str(path), all_samples_required=False)
+        if path.suffix.lower() == ".eval":
+            samples = read_eval_log_samples(str(path), all_samples_required=False)
+        else:
+            samples = read_eval_log(str(path)).samples or []
         for sample in samples:
-            if not sample_keys_checked:
-                unknown |= _unknown(sample.model_dump(exclude_none=True), EvalSample, "sample.")
-                sample_keys_checked = True
-            replies.append(_reply(path, sample, model, spec.task, scorer_model, grader))
+            reply = _reply(path, sample, model, spec.task, scorer_model, grader)
+            if sample_extra:
+                extra = raw.sample(str(sample.id), int(sample.epoch or 1))
+                reply.metadata["unknown"] = {k: extra[k] for k in sample_extra if k in extra}
+            replies.append(reply)
     except LogRejected:
         raise
     except Exception as exc:  # noqa: BLE001
@@ -133,8 +165,8 @@ def _reply(path: Path, sample, model: str, task: str, scorer_model: dict, grader
         jm = (scorer_model.get(name) or grader or model) if judge else None
         values = score.value.items() if isinstance(score.value, dict) else [(None, score.value)]
         for key, value in values:
-            if isinstance(value, list):
-                continue
+            if isinstance(value, list) or value is None or (isinstance(value, float) and value != value):
+                continue  # a list value, or a grader that failed (NaN): no rating
             scores.append(ToolScore(name if key is None else f"{name}_{key}", value, "judge" if judge else "program",
                                     reason=score.explanation, judge_model=jm,
                                     metadata={"answer": score.answer} if score.answer is not None else None))

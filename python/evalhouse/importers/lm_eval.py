@@ -60,9 +60,12 @@ def read(path: Path) -> RunLog:
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict) or "config" not in doc:
         raise LogRejected(f"{results_path}: not an lm-eval results file (no 'results' and 'config')")
     config = doc.get("config") or {}
-    model = doc.get("model_name") or config.get("model") or "unknown"
-    if config.get("model_args") and not doc.get("model_name"):
-        model = f"{model} {config['model_args']}"
+    model = config.get("model") or doc.get("model_name") or "unknown"
+    args = config.get("model_args")
+    if isinstance(args, dict):
+        args = ",".join(f"{k}={v}" for k, v in args.items())
+    if args:
+        model = f"{model} ({args})"
     tool_version = doc.get("lm_eval_version") or (doc.get("config") or {}).get("lm_eval_version")
     tasks = sorted(t for t in doc["results"] if t in (doc.get("configs") or {}))
     settings = {"model_args": config.get("model_args"), "gen_kwargs": config.get("gen_kwargs"),
@@ -137,10 +140,12 @@ def _reply(s: dict, ref: str, task: str, model: str, output_type: str | None, sa
     if output_type in ("multiple_choice", "loglikelihood"):
         conts = [(a.get("arg_1") if isinstance(a, dict) else a[1]) for a in
                  (args.values() if isinstance(args, dict) else args)]
-        lls = [r[0][0] if isinstance(r[0], list) else r[0] for r in resps]
+        lls = [float(r[0][0] if isinstance(r[0], list) else r[0]) for r in resps]
         best = max(range(len(lls)), key=lambda i: lls[i])
         output = conts[best].strip() if best < len(conts) else ""
         raw = json.dumps(resps)
+        if isinstance(target, str) and target.isdigit():
+            target = int(target)
         if isinstance(target, int) and 0 <= target < len(conts):
             target = conts[target].strip()
     else:

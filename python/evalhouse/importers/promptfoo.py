@@ -175,7 +175,7 @@ def _assertion_scores(r: dict, ref: str, path: Path) -> list[ToolScore]:
         judge = kind_name.replace("not-", "") in MODEL_GRADED
         grader = a.get("provider") or ((r.get("testCase") or {}).get("options") or {}).get("provider")
         if isinstance(grader, dict):
-            grader = grader.get("label") or grader.get("id")
+            grader = grader.get("id") or (grader.get("options") or {}).get("id") or grader.get("label")
         s = ToolScore(name, bool(c.get("pass")), "judge" if judge else "program", reason=c.get("reason"),
                       judge_model=(grader or "promptfoo-default-grader") if judge else None,
                       metadata={"score": c.get("score"), "assertion_type": kind_name})
