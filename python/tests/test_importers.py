@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import duckdb
+import zipfile_zstd  # noqa: F401 - zstd for inspect-ai .eval files (an inspect-ai dependency)
 import pyarrow.parquet as pq
 import pytest
 
@@ -143,13 +144,21 @@ def test_reimport_adds_nothing_and_newer_log_gets_new_label(tmp_path):
     before = tree(tmp_path / "arith")
     res = import_runs("inspect", INSPECT_EVAL, "arith", root=tmp_path)
     assert res.already_imported and tree(tmp_path / "arith") == before
-    # the same run in the other format is another file: a new run label and a system_id that does not merge
-    res = import_runs("inspect", INSPECT_JSON, "arith", root=tmp_path)
+    # a newer log of the same run (same eval id, different bytes): a new run label, a system_id that does not merge
+    doc = json.loads(INSPECT_JSON.read_text())
+    import_runs("inspect", INSPECT_JSON, "arith2", root=tmp_path)
+    doc["stats"]["completed_at"] = "2099-01-01T00:00:00+00:00"
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps(doc))
+    res = import_runs("inspect", newer, "arith2", root=tmp_path)
     assert not res.already_imported and res.counts["items"] == 0 and res.counts["responses"] == 48
-    labels = {r["run_label"] for r in rows(tmp_path / "arith", "responses")}
-    assert len(labels) == 2 and res.run_label.endswith("-2")
-    assert res.systems == [f"arith/toy [{res.run_label}]"]
-    assert all(before[k] == v for k, v in tree(tmp_path / "arith").items() if k in before and k != "suite.yml")
+    first_label = f"inspect-{doc['eval']['eval_id']}"
+    assert res.run_label == f"{first_label}-2"
+    assert res.systems == [f"arith/toy [{first_label}-2]"]
+    assert {r["run_label"] for r in rows(tmp_path / "arith2", "responses")} == {first_label, f"{first_label}-2"}
+    assert len(rows(tmp_path / "arith2", "responses")) == 96
+    # the earlier import's files are untouched
+    assert all(before[k] == v for k, v in tree(tmp_path / "arith").items() if k in before)
 
 
 def _corrupt_cases(tmp: Path):
