@@ -266,10 +266,8 @@ def built(tmp_path_factory):
         args = ["evalhouse", "import-runs", str(path), "--from", tool, "--suite", "arith"]
         out[tool] = run(*args, *(["--run-label", label] if label else []))
     out["again"] = run("evalhouse", "import-runs", str(INSPECT_EVAL), "--from", "inspect", "--suite", "arith")
-    (dst / "warehouse" / "build").mkdir(parents=True, exist_ok=True)
-    run("evalhouse", "suite", "land")
-    run("dbt", "build", "--no-use-colors", "--quiet", "--indirect-selection", "cautious", "--select",
-        "+fct_model_run_costs", "+fct_model_run_scores")
+    run("evalhouse", "build", "--quiet", "--indirect-selection", "cautious", "--select", "+fct_model_run_costs",
+        "+fct_model_run_scores")
     con = duckdb.connect(str(dst / "warehouse" / "build" / "evalhouse.duckdb"), read_only=True)
     yield con, out
     con.close()
