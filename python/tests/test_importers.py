@@ -231,6 +231,21 @@ def test_unknown_fields_kept_and_reported(tmp_path):
     assert meta["unknown"] == {"futureField": {"x": 1}, "response.reasoningTrace": "thought"}
 
 
+def test_inspect_unknown_fields_kept_and_reported(tmp_path):
+    doc = json.loads(INSPECT_JSON.read_text())
+    doc["futureTop"] = 1
+    for k, sample in enumerate(doc["samples"]):
+        sample["futureSample"] = {"k": k}
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps(doc))
+    res = import_runs("inspect", newer, "arith", root=tmp_path / "suites")
+    assert res.unknown_fields == ["futureTop", "sample.futureSample"]
+    by_id = {r["response_id"]: json.loads(r["metadata"]) for r in rows(tmp_path / "suites" / "arith", "responses")}
+    first = doc["samples"][0]
+    rid = f"arith:{res.run_label}:{item_id_for(first['input'])}:{first['epoch']}"
+    assert by_id[rid]["unknown"] == {"futureSample": {"k": 0}}
+
+
 def test_otlp_tokens_latency_cost(tmp_path):
     res = import_runs("otlp", OTLP, "traces", root=tmp_path)
     assert res.unknown_fields == ["gen_ai.agent.name"]
@@ -269,18 +284,18 @@ def built(tmp_path_factory):
     run("evalhouse", "build", "--quiet", "--indirect-selection", "cautious", "--select", "+fct_model_run_costs",
         "+fct_model_run_scores")
     con = duckdb.connect(str(dst / "warehouse" / "build" / "evalhouse.duckdb"), read_only=True)
-    yield con, out
+    yield con, out, dst
     con.close()
 
 
 def test_cli_messages(built):
-    _, out = built
+    _, out, _ = built
     assert "imported" in out["inspect"].stdout and "responses 48" in out["inspect"].stdout
     assert "already imported" in out["again"].stdout and "nothing added" in out["again"].stdout
 
 
 def test_pass_rates_equal_the_tools(built):
-    con, _ = built
+    con, _, _ = built
     runs = {(s, r): (n, rated) for s, r, n, rated in con.execute(
         "select system_id, rubric_id, n_ready, n_replies_rated from fct_model_run_scores where suite = 'arith'"
     ).fetchall()}
@@ -298,7 +313,7 @@ def test_pass_rates_equal_the_tools(built):
 
 
 def test_side_by_side_with_tokens_and_latency(built):
-    con, _ = built
+    con, _, _ = built
     costs = {r[0]: r[1:] for r in con.execute(
         "select system_id, n_responses, total_tokens, mean_latency_ms, p95_latency_ms, n_ready, ready_share, "
         "total_cost, total_cost_reason, cost_per_ready_reply_reason from fct_model_run_costs "
@@ -330,7 +345,21 @@ def test_side_by_side_with_tokens_and_latency(built):
 
 
 def test_provenance_in_int_responses(built):
-    con, _ = built
+    con, _, _ = built
     got = con.execute("select source_tool, count(*), count(distinct run_label) from int_responses "
                       "where suite = 'arith' group by source_tool order by source_tool").fetchall()
     assert got == [("inspect", 48, 1), ("lm-eval", 48, 1), ("otlp", 5, 1), ("promptfoo", 48, 1)]
+
+
+def test_leaderboard_shows_tokens_latency_cost(built, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    _, _, dst = built
+    monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(dst / "warehouse" / "evalhouse.duckdb"))
+    at = AppTest.from_file(str(PROJECT / "app" / "views" / "leaderboard.py"), default_timeout=60).run()
+    at.sidebar.selectbox(key="lb_suite").set_value("arith").run()
+    assert not at.exception, [e.value for e in at.exception]
+    costs = next(d.value for d in at.dataframe if "p95 latency ms" in d.value.columns).set_index("model run")
+    assert {"arith/toy", "echo-sum", "gpt-4o-mini", "claude-haiku"} <= set(costs.index)
+    assert costs.loc["arith/toy", "replies"] == 48 and costs.loc["echo-sum", "ready share"] == pytest.approx(0.375)
+    assert costs.loc["gpt-4o-mini", "cost"] == pytest.approx(0.00075)
