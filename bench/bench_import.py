@@ -24,25 +24,33 @@ FIX = ROOT / "python" / "tests" / "fixtures" / "importers"
 
 
 def make_inspect(n: int, out: Path) -> Path:
-    from inspect_ai.log import read_eval_log, write_eval_log
+    """A .eval log of n samples in inspect-ai's zip layout (header, journal, summaries, one JSON per sample), each
+    sample a copy of one of the fixture's (messages, events, scores, usage) with its own id, input and target.
+    (inspect-ai's write_eval_log serialises 100k samples far more slowly than this; the reader is the same.)"""
+    import zipfile
 
-    log = read_eval_log(str(FIX / "inspect" / "arith.eval"))
-    base = log.samples
-    samples = []
-    for k in range(n):
-        s = base[k % len(base)].model_copy(deep=False)
-        a, b = k, k % 97
-        s.id = f"b{k}"
-        s.epoch = 1
-        s.input = f"What is {a} + {b}? Answer with the number only."
-        s.target = str(a + b)
-        s.events = []
-        s.messages = []
-        samples.append(s)
-    log.samples = samples
-    log.eval.config.epochs = 1
+    import zipfile_zstd  # noqa: F401 - reads the fixture's zstd entries
+
+    src = zipfile.ZipFile(FIX / "inspect" / "arith.eval")
+    base = [json.loads(src.read(x)) for x in src.namelist() if x.startswith("samples/")]
+    header = json.loads(src.read("header.json"))
+    header["eval"]["dataset"].update(samples=n, sample_ids=None)
+    header["eval"]["config"]["epochs"] = 1
     path = out / "big.eval"
-    write_eval_log(log, str(path), format="eval")
+    summaries = []
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        z.writestr("_journal/start.json", src.read("_journal/start.json"))
+        for k in range(n):
+            s = dict(base[k % len(base)])
+            a, b = k, k % 97
+            s.update(id=f"b{k}", epoch=1, input=f"What is {a} + {b}? Answer with the number only.",
+                     target=str(a + b))
+            z.writestr(f"samples/b{k}_epoch_1.json", json.dumps(s))
+            summaries.append({key: s.get(key) for key in ("id", "epoch", "input", "target", "scores", "model_usage",
+                                                          "total_time", "working_time", "uuid")})
+        z.writestr("summaries.json", json.dumps(summaries))
+        z.writestr("reductions.json", src.read("reductions.json"))
+        z.writestr("header.json", json.dumps(header))
     return path
 
 

@@ -282,7 +282,7 @@ def built(tmp_path_factory):
         out[tool] = run(*args, *(["--run-label", label] if label else []))
     out["again"] = run("evalhouse", "import-runs", str(INSPECT_EVAL), "--from", "inspect", "--suite", "arith")
     run("evalhouse", "build", "--quiet", "--indirect-selection", "cautious", "--select", "+fct_model_run_costs",
-        "+fct_model_run_scores")
+        "+fct_model_run_scores", "+fct_model_run_criterion_scores", "+fct_model_run_score_intervals")
     con = duckdb.connect(str(dst / "warehouse" / "build" / "evalhouse.duckdb"), read_only=True)
     yield con, out, dst
     con.close()
