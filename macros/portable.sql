@@ -48,3 +48,14 @@ get_json_object({{ col }}, '$.{{ key }}')
 {% macro duckdb__json_text(col, key) -%}
 json_extract_string({{ col }}, '$.{{ key }}')
 {%- endmacro %}
+
+{#- percentile_cont(expr, fraction): the interpolated percentile of expr within the group (an aggregate). -#}
+{% macro percentile_cont(expr, fraction) -%}
+  {{ return(adapter.dispatch('percentile_cont', 'evalhouse')(expr, fraction)) }}
+{%- endmacro %}
+{% macro default__percentile_cont(expr, fraction) -%}
+percentile({{ expr }}, {{ fraction }})
+{%- endmacro %}
+{% macro duckdb__percentile_cont(expr, fraction) -%}
+quantile_cont({{ expr }}, {{ fraction }})
+{%- endmacro %}

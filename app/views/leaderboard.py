@@ -125,6 +125,22 @@ if has_intervals:
                                                        "score_ci_high", "rank_band")]}},
             ]}, width="stretch")
 
+# Tokens, latency and cost of every run of the suite (fct_model_run_costs; measured runs only).
+costs = _mart(sig, "fct_model_run_costs") if appdata.has("fct_model_run_costs") else None
+if costs is not None:
+    costs = costs[(costs["suite"] == sel["suite"]) & (costs["n_with_latency"] + costs["n_with_tokens"]
+                                                      + costs["n_with_cost"] > 0)]
+    if not costs.empty:
+        st.subheader("Tokens, latency and cost per run")
+        ac.show_table(costs[["system_id", "n_responses", "ready_share", "mean_latency_ms", "p95_latency_ms",
+                             "total_tokens", "total_cost", "cost_currency", "cost_per_ready_reply"]].rename(columns={
+            "system_id": "model run", "n_responses": "replies", "ready_share": "ready share",
+            "mean_latency_ms": "mean latency ms", "p95_latency_ms": "p95 latency ms", "total_tokens": "tokens",
+            "total_cost": "cost", "cost_currency": "currency", "cost_per_ready_reply": "cost per ready reply"}),
+            key="lb_costs")
+        st.caption("From the responses' own measurements (imported tool logs). Ready share: replies every pass/fail "
+                   "rating marks ready. Empty cells: not recorded (the reason is in fct_model_run_costs).")
+
 # Composites with intervals from other suites' marts (each one found is shown; none found -> no section).
 for m in _interval_marts(sig):
     df = _mart(sig, m["table"])

@@ -1,1 +1,58 @@
-"""Importers of other tools' logs into suite folders (one module per tool)."""
+"""Import the runs teams already have: promptfoo, inspect-ai, lm-evaluation-harness and OTLP GenAI traces.
+
+``import_runs(tool, path, suite)`` reads one log with the tool's reader (one module per tool) and maps it into
+``suites/<suite>/`` with the shared core (:mod:`evalhouse.importers.core`): new files only, checked before they get
+their names, nothing stored on any problem, the same file twice adds nothing.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from evalhouse.importers.core import ImportResult, LogRejected, RunLog, import_log, sha256_file
+
+__all__ = ["TOOLS", "import_runs", "read_log", "LogRejected", "ImportResult"]
+
+TOOLS = ("promptfoo", "inspect", "lm-eval", "otlp")
+
+
+def read_log(tool: str, path: Path) -> RunLog:
+    """Read one log of ``tool`` into neutral records (raises LogRejected naming the file and sample)."""
+    path = Path(path)
+    if tool == "promptfoo":
+        from evalhouse.importers import promptfoo as mod
+    elif tool == "inspect":
+        from evalhouse.importers import inspect_log as mod
+    elif tool == "lm-eval":
+        from evalhouse.importers import lm_eval as mod
+    elif tool == "otlp":
+        from evalhouse.importers import otlp as mod
+    else:
+        raise LogRejected(f"unknown tool {tool!r}: one of {', '.join(TOOLS)}")
+    if not path.exists():
+        raise LogRejected(f"{path}: no such file or folder")
+    return mod.read(path)
+
+
+def import_runs(tool: str, path: Path, suite: str, run_label: str | None = None,
+                root: Path | None = None) -> ImportResult:
+    """Import one log file (or, for lm-eval, one output folder) into ``root/<suite>`` (default ``suites/``)."""
+    from evalhouse.suites.land import suites_root
+
+    path = Path(path)
+    log = read_log(tool, path)
+    sources = log.source_files or [path]
+    return import_log(log, sources[0], _sha(sources), suite, Path(root) if root else suites_root(),
+                      run_label=run_label)
+
+
+def _sha(sources: list[Path]) -> str:
+    """SHA-256 of the one source file; of several (an lm-eval results file and its samples files), SHA-256 of
+    their names and hashes, one per line in the order given."""
+    if len(sources) == 1:
+        return sha256_file(sources[0])
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sources:
+        h.update(f"{Path(f).name}\0{sha256_file(f)}\n".encode())
+    return h.hexdigest()

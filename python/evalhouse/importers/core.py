@@ -1,0 +1,467 @@
+"""The mapping core shared by every importer: a tool's log, read into neutral records, becomes new suite files.
+
+A reader (one module per tool) turns one log file into a :class:`RunLog`: one :class:`Reply` per output (sample x
+epoch / repeat), each with the tool's own :class:`ToolScore` s. :func:`import_log` maps that into the suite contract
+(``suites/<suite>/``):
+
+- ``items``: one per distinct input text; ``item_id`` = ``i`` + the first 16 hex digits of SHA-256 of the input,
+  so the same prompt run by two tools is one item. The tool's own sample id stays in ``metadata``.
+- ``gold``: each target as a ``string_fact`` (``gold_key`` ``target``, ``target_2``, ...); the targets joined by
+  newlines are the item's ``reference_text``.
+- ``responses``: one per output; ``raw_output`` byte-exact; ``system_id`` = the model (a second log of a model the
+  suite already has gets `` [<run_label>]`` appended, so two runs never merge); generation settings in ``metadata``.
+  ``response_id`` = ``<suite>:<run_label>:<item_id>:<repetition>`` plus the system when one log holds several.
+- ``ratings``: one per tool score, under one rubric per scorer that the importer adds to ``suite.yml``
+  (rubric ``<suite>_<tool>_<scorer>``, one criterion named for the scorer): pass/fail and C/I grades on a 0-1 scale,
+  C/P/I grades on 0-2, other numbers in [0, 1] as whole percents on 0-100 (the exact value kept in ``metadata``),
+  other integers on their observed range. Pass/fail and letter rubrics get ``ready_gate: [<criterion>]`` so
+  ``n_ready`` in ``fct_model_run_scores`` is the tool's own pass count.
+
+Every import writes new files only (``<table>/<import_id>.parquet``): the whole suite, with the new files and the new
+``suite.yml``, is first assembled in a staging copy and checked with ``check_suite``; only when it has no problem do
+the files get their names (``files.write_new``) and ``suite.yml`` is replaced. A file whose SHA-256 is already in the
+suite's responses adds nothing.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import yaml
+
+from evalhouse import files
+from evalhouse.suites.contract import SUITE_NAME, TABLES
+
+__all__ = ["ToolScore", "Reply", "RunLog", "LogRejected", "ImportResult", "import_log", "sha256_file",
+           "item_id_for", "slug"]
+
+
+class LogRejected(ValueError):
+    """A log that cannot be imported: the message names the file and, where it applies, the sample."""
+
+
+@dataclass
+class ToolScore:
+    """One score a tool gave one output.
+
+    value: bool (pass/fail), a grade letter C / P / I / N (inspect-ai), or a number.
+    kind: ``program`` for deterministic scorers, ``judge`` for model-graded ones.
+    """
+    scorer: str
+    value: Any
+    kind: str = "program"
+    reason: str | None = None
+    judge_model: str | None = None
+    metadata: dict | None = None
+
+
+@dataclass
+class Reply:
+    """One output of one system on one input (x repetition), as read from a tool's log."""
+    ref: str                      # how an error names the sample ("sample id=q01 epoch=1")
+    input_text: str
+    output: str
+    model: str
+    targets: list[str] = field(default_factory=list)
+    repetition: int = 1
+    sample_id: str | None = None
+    task_name: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+    latency_ms: float | None = None
+    ttft_ms: float | None = None
+    cost: float | None = None
+    cost_currency: str | None = None
+    metadata: dict = field(default_factory=dict)
+    scores: list[ToolScore] = field(default_factory=list)
+    raw_output: str | None = None  # when the raw output differs from the reply text (lm-eval log-likelihoods)
+
+
+@dataclass
+class RunLog:
+    """One log file read by a tool's reader."""
+    tool: str
+    tool_version: str | None
+    eval_id: str | None
+    task_name: str | None
+    replies: list[Reply]
+    settings: dict = field(default_factory=dict)      # run-level generation settings, into responses.metadata
+    unknown_fields: set[str] = field(default_factory=set)
+    default_label: str | None = None
+    source_files: list[Path] = field(default_factory=list)  # the files hashed as the source (default: the PATH)
+
+
+@dataclass
+class ImportResult:
+    suite: str
+    import_id: str | None
+    run_label: str | None
+    counts: dict[str, int]
+    already_imported: bool = False
+    unknown_fields: list[str] = field(default_factory=list)
+    new_rubrics: list[str] = field(default_factory=list)
+    systems: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- small pure helpers
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 of a file's bytes, hex."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def item_id_for(input_text: str) -> str:
+    """``i`` + 16 hex digits of SHA-256 of the input text (UTF-8): the same prompt is the same item in any tool."""
+    return "i" + hashlib.sha256(input_text.encode("utf-8")).hexdigest()[:16]
+
+
+def slug(text: str) -> str:
+    """Lower-case letters, digits and underscores, starting with a letter (rubric and criterion names)."""
+    s = re.sub(r"[^a-z0-9]+", "_", str(text).lower()).strip("_")
+    return s if s and s[0].isalpha() else f"s_{s}" if s else "score"
+
+
+_LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
+
+
+def _scale_of(values: list) -> tuple[str, int, int]:
+    """The scale a scorer's values go on: ('binary', 0, 1) | ('letters', 0, 2) | ('percent', 0, 100) |
+    ('integer', lo, hi); ('unmapped', 0, 0) when a value is neither a number nor a grade letter."""
+    if all(isinstance(v, bool) or v in (0, 1) or v in ("C", "I") for v in values):
+        return "binary", 0, 1
+    if all(isinstance(v, str) and v in _LETTERS for v in values):
+        return "letters", 0, 2
+    nums = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(nums) != len(values) or any(v != v for v in nums):
+        return "unmapped", 0, 0
+    if all(float(v).is_integer() for v in nums):
+        lo, hi = int(min(min(nums), 0)), int(max(nums))
+        return ("integer", lo, hi) if hi > lo else ("binary", 0, 1)
+    if all(0 <= v <= 1 for v in nums):
+        return "percent", 0, 100
+    return "unmapped", 0, 0
+
+
+def _to_level(value, scale: str) -> int:
+    if scale == "binary":
+        return 1 if value is True or value == 1 or value == "C" else 0
+    if scale == "letters":
+        return {"C": 2, "P": 1, "I": 0, "N": 0}[value]
+    if scale == "percent":
+        return int(round(float(value) * 100))
+    return int(value)
+
+
+def _rubric_for(suite: str, tool: str, scorer: str, scale: str, lo: int, hi: int, kind: str, date: str) -> dict:
+    crit = slug(scorer)
+    if scale == "binary":
+        levels = [{"level": 1, "anchor": f"Passes {scorer}"}, {"level": 0, "anchor": f"Fails {scorer}"}]
+    elif scale == "letters":
+        levels = [{"level": 2, "anchor": "Correct (C)"}, {"level": 1, "anchor": "Partially correct (P)"},
+                  {"level": 0, "anchor": "Incorrect or no answer (I / N)"}]
+    elif scale == "percent":
+        levels = [{"level": 100, "anchor": f"{scorer} = 1"}, {"level": 0, "anchor": f"{scorer} = 0"}]
+    else:
+        levels = [{"level": hi, "anchor": f"{scorer} = {hi}"}, {"level": lo, "anchor": f"{scorer} = {lo}"}]
+    rubric = {
+        "rubric_id": slug(f"{suite}_{tool}_{scorer}"),
+        "title": f"{tool} scorer {scorer} ({'model-graded' if kind == 'judge' else 'deterministic'})",
+        "criteria": [{"criterion": crit, "description": f"The tool's own {scorer} score, as imported.",
+                      "min_score": lo, "max_score": hi, "direction": "higher", "levels": levels}],
+        "versions": [{"version": 1, "effective_from": date, "change_note": f"Added by evalhouse import-runs "
+                      f"--from {tool}"}],
+    }
+    if scale in ("binary", "letters"):
+        rubric["decision_rule"] = {"ready_gate": [crit]}
+    return rubric
+
+
+def _clean_json(obj) -> str | None:
+    if not obj:
+        return None
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
+
+
+# ---------------------------------------------------------------- existing suite state
+
+def _existing(folder: Path, table: str, columns: list[str]) -> dict[str, list]:
+    """Selected columns of a table's existing files (Parquet, CSV, JSONL), as lists of text."""
+    out: dict[str, list] = {c: [] for c in columns}
+    paths = []
+    if (folder / table).is_dir():
+        paths += sorted(p for p in (folder / table).iterdir() if p.suffix.lower() in (".parquet", ".csv", ".jsonl")
+                        and not p.name.startswith("."))
+    paths += [folder / f"{table}{s}" for s in (".parquet", ".csv", ".jsonl") if (folder / f"{table}{s}").is_file()]
+    for p in paths:
+        if p.suffix.lower() == ".parquet":
+            names = pq.read_schema(p).names
+            t = pq.read_table(p, columns=[c for c in columns if c in names])
+            n = t.num_rows
+            for c in columns:
+                out[c] += [None if v is None else str(v) for v in t.column(c).to_pylist()] if c in names else [None] * n
+        elif p.suffix.lower() == ".csv":
+            import csv
+
+            with open(p, encoding="utf-8-sig", newline="") as fh:
+                for row in csv.DictReader(fh):
+                    for c in columns:
+                        out[c].append(row.get(c) or None)
+        else:
+            with open(p, encoding="utf-8-sig") as fh:
+                for line in fh:
+                    if line.strip():
+                        row = json.loads(line)
+                        for c in columns:
+                            v = row.get(c)
+                            out[c].append(None if v in (None, "") else str(v))
+    return out
+
+
+# ---------------------------------------------------------------- the import
+
+def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_label: str | None = None,
+               now: _dt.datetime | None = None) -> ImportResult:
+    """Map ``log`` (read from ``source``, whose SHA-256 is ``sha``) into ``root/<suite>/`` as new files.
+
+    Raises LogRejected when the log is unusable or the resulting suite fails ``check_suite`` (nothing is written).
+    Returns counts of the rows added per table; ``already_imported`` when a response of the suite already has this
+    ``source_sha256`` (nothing is written).
+    """
+    if not SUITE_NAME.match(suite):
+        raise LogRejected(f"suite name {suite!r}: use lower-case letters, digits and underscores, starting with a "
+                          f"letter")
+    if not log.replies:
+        raise LogRejected(f"{source}: the log has no samples with output")
+    folder = Path(root) / suite
+    now = (now or _dt.datetime.now(_dt.timezone.utc)).replace(microsecond=0)
+    stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    prev = _existing(folder, "responses", ["source_sha256", "run_label", "system_id", "response_id"]) \
+        if folder.is_dir() else {"source_sha256": [], "run_label": [], "system_id": [], "response_id": []}
+    if sha in set(prev["source_sha256"]):
+        return ImportResult(suite, None, None, {t: 0 for t in ("items", "gold", "responses", "ratings")},
+                            already_imported=True, unknown_fields=sorted(log.unknown_fields))
+
+    labels = set(filter(None, prev["run_label"]))
+    label = run_label or log.default_label or f"{log.tool}-{sha[:8]}"
+    label = re.sub(r"\s+", "-", label.strip())
+    if run_label and label in labels:
+        raise LogRejected(f"{source}: run label {label!r} is already used in suite {suite!r}; choose another "
+                          f"--run-label (imports never overwrite)")
+    base, n = label, 2
+    while label in labels:
+        label, n = f"{base}-{n}", n + 1
+    import_id = slug(label if label.endswith(sha[:8]) else f"{label}_{sha[:8]}")
+
+    # system_id per model: a model the suite already has from another run gets the run label appended.
+    taken = set(filter(None, prev["system_id"]))
+    models = sorted({r.model for r in log.replies})
+    system_of = {m: (f"{m} [{label}]" if m in taken else m) for m in models}
+
+    prov = {"source_tool": log.tool, "source_tool_version": log.tool_version, "source_log": str(source),
+            "source_sha256": sha, "eval_id": log.eval_id, "imported_at": stamp}
+
+    old_items = _existing(folder, "items", ["item_id", "reference_text"]) if folder.is_dir() else \
+        {"item_id": [], "reference_text": []}
+    old_ref = dict(zip(old_items["item_id"], old_items["reference_text"]))
+
+    items, gold, responses, ratings = [], [], [], []
+    seen_items: dict[str, str | None] = {}
+    seen_resp: set[str] = set()
+    scorer_values: dict[tuple[str, str], list] = {}
+    multi_system = len(models) > 1
+    for r in log.replies:
+        iid = item_id_for(r.input_text)
+        ref_text = "\n".join(r.targets) if r.targets else None
+        if iid in seen_items:
+            if seen_items[iid] and ref_text and seen_items[iid] != ref_text:
+                raise LogRejected(f"{source}: {r.ref}: the same input has two different targets "
+                                  f"({seen_items[iid]!r} and {ref_text!r})")
+        elif iid in old_ref:
+            seen_items[iid] = ref_text
+            if old_ref[iid] and ref_text and old_ref[iid] != ref_text:
+                raise LogRejected(f"{source}: {r.ref}: suite {suite!r} already has this input (item {iid}) with "
+                                  f"target {old_ref[iid]!r}, not {ref_text!r}")
+        else:
+            seen_items[iid] = ref_text
+            items.append({"item_id": iid, "input_text": r.input_text, "reference_text": ref_text,
+                          "task": r.task_name or log.task_name,
+                          "metadata": _clean_json({"sample_id": r.sample_id} if r.sample_id is not None else None),
+                          **prov, "task_name": r.task_name or log.task_name})
+            for k, t in enumerate(r.targets, start=1):
+                gold.append({"item_id": iid, "gold_kind": "string_fact",
+                             "gold_key": "target" if k == 1 else f"target_{k}", "gold_value": t})
+        system = system_of[r.model]
+        rid = f"{suite}:{label}:{iid}:{r.repetition}" + (f":{system}" if multi_system else "")
+        if rid in seen_resp:
+            raise LogRejected(f"{source}: {r.ref}: a second output for the same input, system and repetition "
+                              f"{r.repetition}")
+        seen_resp.add(rid)
+        total = r.total_tokens
+        if total is None and r.input_tokens is not None and r.output_tokens is not None:
+            total = r.input_tokens + r.output_tokens
+        meta = dict(log.settings)
+        meta.update(r.metadata)
+        responses.append({
+            "response_id": rid, "item_id": iid, "system_id": system, "repetition": str(r.repetition),
+            "response_text": r.output,
+            "raw_output": r.output if r.raw_output is None else r.raw_output, "is_reference_system": "false",
+            "input_tokens": r.input_tokens, "output_tokens": r.output_tokens, "total_tokens": total,
+            "latency_ms": r.latency_ms, "ttft_ms": r.ttft_ms, "cost": r.cost,
+            "cost_currency": r.cost_currency if r.cost is not None else None, "run_label": label,
+            "metadata": _clean_json(meta), **prov, "task_name": r.task_name or log.task_name})
+        for s in r.scores:
+            scorer_values.setdefault((s.scorer, s.kind), []).append(s.value)
+            ratings.append((rid, s, r.task_name or log.task_name))
+
+    # One rubric per scorer (kept when the suite already has it and the scale fits).
+    spec_path = folder / "suite.yml"
+    spec = yaml.safe_load(spec_path.read_text(encoding="utf-8")) if spec_path.is_file() else None
+    created = spec is None
+    spec = copy.deepcopy(spec) if spec else {
+        "title": f"Imported runs: {suite}", "description": f"Runs imported with evalhouse import-runs "
+        f"(first from {log.tool}).", "licence": "as the imported logs", "attribution": "imported runs",
+        "first_filter": False}
+    rubrics = spec.setdefault("rubrics", [])
+    by_id = {r["rubric_id"]: r for r in rubrics}
+    scale_of: dict[str, tuple[str, str, int, int]] = {}
+    new_rubrics, unmapped = [], []
+    for (scorer, kind), values in sorted(scorer_values.items()):
+        scale, lo, hi = _scale_of(values)
+        if scale == "unmapped":
+            unmapped.append(scorer)
+            continue
+        want = _rubric_for(suite, log.tool, scorer, scale, lo, hi, kind, now.date().isoformat())
+        rid_ = want["rubric_id"]
+        if rid_ in by_id:
+            have = by_id[rid_]["criteria"][0]
+            if scale in ("integer",):
+                lo, hi = min(lo, have["min_score"]), max(hi, have["max_score"])
+            if (have["min_score"], have["max_score"]) != (lo, hi) and scale != "integer":
+                raise LogRejected(f"{source}: scorer {scorer!r} gives values on a {lo}-{hi} scale but rubric "
+                                  f"{rid_!r} in {spec_path} is {have['min_score']}-{have['max_score']}")
+            if scale == "integer" and (have["min_score"], have["max_score"]) != (lo, hi):
+                raise LogRejected(f"{source}: scorer {scorer!r} gives values outside rubric {rid_!r}'s scale "
+                                  f"{have['min_score']}-{have['max_score']}")
+        else:
+            rubrics.append(want)
+            by_id[rid_] = want
+            new_rubrics.append(rid_)
+        scale_of[scorer] = (rid_, scale, lo, hi)
+
+    rating_rows = []
+    for rid, s, task in ratings:
+        if s.scorer not in scale_of:
+            continue
+        rub, scale, _, _ = scale_of[s.scorer]
+        meta = dict(s.metadata or {})
+        if scale == "percent":
+            meta["value"] = s.value
+        elif not isinstance(s.value, (bool, int)):
+            meta["value"] = s.value
+        rater = f"judge:{s.judge_model}" if s.kind == "judge" and s.judge_model else f"{log.tool}:{s.scorer}"
+        rating_rows.append({
+            "response_id": rid, "rater_id": rater, "rater_kind": s.kind, "criterion": slug(s.scorer),
+            "score": str(_to_level(s.value, scale)), "reason": s.reason, "rubric_id": rub, "rubric_version": "1",
+            "is_blind": "false", "rated_at": stamp, "judge_model": s.judge_model if s.kind == "judge" else None,
+            "metadata": _clean_json(meta), **prov, "task_name": task})
+
+    tables = {"items": items, "gold": gold, "responses": responses, "ratings": rating_rows}
+    _stage_and_write(folder, spec, created or bool(new_rubrics), tables, import_id, source)
+    unknown = sorted(log.unknown_fields | {f"score:{s}" for s in unmapped})
+    return ImportResult(suite, import_id, label, {t: len(v) for t, v in tables.items()},
+                        unknown_fields=unknown, new_rubrics=new_rubrics, systems=sorted(system_of.values()))
+
+
+def _arrow(table: str, rows: list[dict]) -> pa.Table:
+    """Rows as an all-text Arrow table with the contract's columns (the suite reader reads Parquet as text)."""
+    names = [c.name for c in TABLES[table].columns]
+    cols = {}
+    for c in names:
+        vals = [row.get(c) for row in rows]
+        cols[c] = pa.array([None if v is None else (v if isinstance(v, str) else _num_text(v)) for v in vals],
+                           type=pa.string())
+    return pa.table(cols)
+
+
+def _num_text(v) -> str:
+    if isinstance(v, float):
+        return repr(v) if not v.is_integer() else str(int(v))
+    return str(v)
+
+
+def _parquet_bytes(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue().to_pybytes()
+
+
+def _stage_and_write(folder: Path, spec: dict, spec_changed: bool, tables: dict[str, list[dict]],
+                     import_id: str, source: Path) -> None:
+    from evalhouse.suites.check import check_suite
+
+    payload = {t: _parquet_bytes(_arrow(t, rows)) for t, rows in tables.items() if rows}
+    spec_text = yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120)
+    for t in payload:
+        if (folder / t / f"{import_id}.parquet").exists():
+            raise LogRejected(f"{source}: {folder / t / (import_id + '.parquet')} exists already")
+
+    with tempfile.TemporaryDirectory(prefix="evalhouse-import-") as tmp:
+        stage = Path(tmp) / folder.name
+        if folder.is_dir():
+            _link_tree(folder, stage)
+        stage.mkdir(parents=True, exist_ok=True)
+        if (stage / "suite.yml").exists():
+            (stage / "suite.yml").unlink()
+        (stage / "suite.yml").write_text(spec_text, encoding="utf-8")
+        for t, data in payload.items():
+            (stage / t).mkdir(exist_ok=True)
+            (stage / t / f"{import_id}.parquet").write_bytes(data)
+        cwd = os.getcwd()
+        try:
+            os.chdir(tmp)  # problems name files relative to the staging copy: <suite>/<table>/<file>
+            _, problems = check_suite(Path(folder.name))
+        finally:
+            os.chdir(cwd)
+        if problems:
+            shown = "\n".join(f"  {p}" for p in problems[:20])
+            more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+            raise LogRejected(f"{source}: the imported rows would not pass `evalhouse suite check` "
+                              f"(nothing stored):\n{shown}{more}")
+
+    written: list[Path] = []
+    try:
+        for t, data in payload.items():
+            written.append(files.write_new(folder / t / f"{import_id}.parquet", data))
+        if spec_changed or not (folder / "suite.yml").exists():
+            files.write_replace(folder / "suite.yml", spec_text.encode("utf-8"))
+    except BaseException:
+        for p in written:
+            p.unlink(missing_ok=True)
+        raise
+
+
+def _link_tree(src: Path, dst: Path) -> None:
+    """Mirror ``src`` into ``dst`` with hard links (copies where links fail): the staging copy costs no bytes."""
+    def link(s, d):
+        try:
+            os.link(s, d)
+        except OSError:
+            shutil.copy2(s, d)
+    shutil.copytree(src, dst, copy_function=link)

@@ -1,0 +1,188 @@
+"""promptfoo: the results file of ``promptfoo eval -o results.json`` (or ``-o results.jsonl``, one result a line).
+
+Format (promptfoo's documented output, results ``version`` 2 and 3): ``{"evalId", "results": {"version",
+"timestamp", "prompts", "results": [EvaluateResult...], "stats"}, "config", "metadata": {"promptfooVersion"}}``.
+Each EvaluateResult has ``prompt.raw`` (the rendered prompt: the item's input), ``provider`` (``id``, ``label``),
+``vars``, ``testCase`` (``vars``, ``assert``, ``metadata``, ``description``), ``response`` (``output``,
+``tokenUsage`` {prompt, completion, total}, ``cost``, ``latencyMs``), ``success``, ``score``, ``latencyMs``,
+``cost``, ``gradingResult`` (``componentResults``: one per assertion with ``pass``, ``score``, ``reason`` and the
+``assertion``) and ``error``.
+
+Mapping: system_id = the provider's label, else its id (plus `` | <prompt label>`` when the file has several
+prompts); repetition = the n-th result of the same prompt, provider and input (``--repeat``); the target = the
+``value`` of the first ``equals`` / ``contains`` / ``icontains`` assertion, else ``vars.target`` / ``vars.expected``
+/ ``vars.answer``. Scores: ``pass`` = promptfoo's own ``success`` (program), one per assertion, named by its
+``metric`` or its type (model-graded types are ``judge`` with the grader as judge_model and its reason). Results with
+an ``error`` and no output are a rejected sample (promptfoo's ``failureReason`` 2).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from evalhouse.importers.core import LogRejected, Reply, RunLog, ToolScore
+
+__all__ = ["read", "KNOWN_VERSIONS", "MODEL_GRADED"]
+
+KNOWN_VERSIONS = (2, 3)
+MODEL_GRADED = {"llm-rubric", "model-graded-closedqa", "model-graded-factuality", "factuality", "g-eval",
+                "answer-relevance", "context-faithfulness", "context-recall", "context-relevance", "select-best",
+                "search-rubric", "conversation-relevance", "pi", "classifier", "moderation"}
+_RESULT_KEYS = {"id", "promptIdx", "testIdx", "testCase", "promptId", "provider", "prompt", "vars", "response",
+                "error", "failureReason", "success", "score", "latencyMs", "gradingResult", "namedScores", "cost",
+                "metadata", "tokenUsage", "description"}
+_RESPONSE_KEYS = {"output", "tokenUsage", "cost", "cached", "latencyMs", "raw", "metadata", "isRefusal",
+                  "finishReason", "logProbs", "error", "guardrails", "sessionId"}
+_TARGET_TYPES = ("equals", "contains", "icontains", "starts-with")
+_TARGET_VARS = ("target", "expected", "answer", "reference")
+
+
+def read(path: Path) -> RunLog:
+    """Read a promptfoo results file (.json or .jsonl) into a RunLog."""
+    path = Path(path)
+    version, eval_id, tool_version, settings = None, None, None, {}
+    if path.suffix.lower() == ".jsonl":
+        results = []
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    results.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise LogRejected(f"{path}:{n}: not valid JSON ({exc.msg}); is the file truncated?") from None
+        unknown_top: set[str] = set()
+    else:
+        try:
+            with open(path, "rb") as fh:
+                doc = json.loads(fh.read())
+        except json.JSONDecodeError as exc:
+            raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is the "
+                              f"file truncated?") from None
+        except UnicodeDecodeError as exc:
+            raise LogRejected(f"{path}: not UTF-8 ({exc})") from None
+        if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
+            raise LogRejected(f"{path}: not a promptfoo results file (no 'results' object)")
+        body = doc["results"]
+        version = body.get("version")
+        if version not in KNOWN_VERSIONS:
+            raise LogRejected(f"{path}: unknown promptfoo results version {version!r} (this importer reads "
+                              f"{', '.join(map(str, KNOWN_VERSIONS))})")
+        results = body.get("results")
+        if not isinstance(results, list):
+            raise LogRejected(f"{path}: results.results is not a list")
+        eval_id = doc.get("evalId")
+        tool_version = (doc.get("metadata") or {}).get("promptfooVersion")
+        desc = (doc.get("config") or {}).get("description")
+        settings = {"promptfoo_description": desc} if desc else {}
+        unknown_top = {f"results.{k}" for k in body if k not in {"version", "timestamp", "prompts", "results",
+                                                                     "stats"}}
+    n_prompts = len({_prompt_label(r) for r in results if isinstance(r, dict)})
+    replies, unknown = [], set(unknown_top)
+    seen: dict[tuple, int] = {}
+    for k, r in enumerate(results):
+        ref = _ref(r, k)
+        if not isinstance(r, dict):
+            raise LogRejected(f"{path}: {ref}: a result must be a JSON object")
+        resp = r.get("response") or {}
+        extra = {key: r[key] for key in r if key not in _RESULT_KEYS}
+        extra.update({f"response.{key}": resp[key] for key in resp if key not in _RESPONSE_KEYS})
+        unknown |= {k if k.startswith("response.") else f"result.{k}" for k in extra}
+        prompt = r.get("prompt") or {}
+        raw_prompt = prompt.get("raw")
+        if not isinstance(raw_prompt, str):
+            raise LogRejected(f"{path}: {ref}: no prompt.raw (the rendered prompt)")
+        output = resp.get("output")
+        if output is None:
+            raise LogRejected(f"{path}: {ref}: no output (response.output missing"
+                              + (f"; error: {str(r.get('error'))[:200]}" if r.get("error") else "") + ")")
+        if not isinstance(output, str):
+            output = json.dumps(output, ensure_ascii=False)
+        provider = r.get("provider") or {}
+        if isinstance(provider, str):
+            provider = {"id": provider}
+        model = provider.get("label") or provider.get("id") or "unknown"
+        if n_prompts > 1:
+            model = f"{model} | {_prompt_label(r)}"
+        key = (model, raw_prompt)
+        seen[key] = seen.get(key, 0) + 1
+        tc = r.get("testCase") or {}
+        vars_ = r.get("vars") or tc.get("vars") or {}
+        usage = resp.get("tokenUsage") or r.get("tokenUsage") or {}
+        cost = resp.get("cost", r.get("cost"))
+        scores = [ToolScore("pass", bool(r.get("success")), "program",
+                            reason=(r.get("gradingResult") or {}).get("reason"))]
+        scores += _assertion_scores(r, ref, path)
+        replies.append(Reply(
+            ref=ref, input_text=raw_prompt, output=output, model=model, targets=_targets(tc, vars_),
+            repetition=seen[key], sample_id=tc.get("description"),
+            task_name=None, input_tokens=_int(usage.get("prompt")), output_tokens=_int(usage.get("completion")),
+            total_tokens=_int(usage.get("total")), latency_ms=_num(r.get("latencyMs", resp.get("latencyMs"))),
+            cost=_num(cost) if cost is not None and not (cost == 0 and not usage) else None,
+            cost_currency="USD" if cost is not None else None,
+            metadata={k: v for k, v in {"provider_id": provider.get("id"), "provider_config": provider.get("config"),
+                                        "prompt_label": prompt.get("label"), "vars": vars_,
+                                        "test_metadata": tc.get("metadata"), "cached": resp.get("cached"),
+                                        "promptfoo_score": r.get("score"), "unknown": extra}.items()
+                      if v not in (None, {}, "")},
+            scores=scores))
+    tool_version = tool_version or None
+    return RunLog("promptfoo", tool_version, eval_id, None, replies, settings=settings, unknown_fields=unknown,
+                  default_label=f"promptfoo-{eval_id}" if eval_id else None)
+
+
+def _prompt_label(r: dict) -> str:
+    p = r.get("prompt") or {}
+    return p.get("label") or p.get("raw") or ""
+
+
+def _ref(r, k: int) -> str:
+    if isinstance(r, dict):
+        desc = (r.get("testCase") or {}).get("description")
+        return f"result {k + 1} (testIdx {r.get('testIdx')}" + (f", {desc!r})" if desc else ")")
+    return f"result {k + 1}"
+
+
+def _int(v):
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _num(v):
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _targets(tc: dict, vars_: dict) -> list[str]:
+    for a in tc.get("assert") or []:
+        if isinstance(a, dict) and a.get("type") in _TARGET_TYPES and isinstance(a.get("value"), (str, int, float)):
+            value = str(a["value"])
+            if "{{" not in value:
+                return [value]
+            break
+    for name in _TARGET_VARS:
+        if name in vars_ and vars_[name] not in (None, ""):
+            v = vars_[name]
+            return [str(x) for x in v] if isinstance(v, list) else [str(v)]
+    return []
+
+
+def _assertion_scores(r: dict, ref: str, path: Path) -> list[ToolScore]:
+    grading = r.get("gradingResult") or {}
+    by_name: dict[str, ToolScore] = {}
+    for c in grading.get("componentResults") or []:
+        a = c.get("assertion") or {}
+        kind_name = a.get("type") or "assertion"
+        name = a.get("metric") or kind_name
+        judge = kind_name.replace("not-", "") in MODEL_GRADED
+        grader = a.get("provider") or ((r.get("testCase") or {}).get("options") or {}).get("provider")
+        if isinstance(grader, dict):
+            grader = grader.get("id") or (grader.get("options") or {}).get("id") or grader.get("label")
+        s = ToolScore(name, bool(c.get("pass")), "judge" if judge else "program", reason=c.get("reason"),
+                      judge_model=(grader or "promptfoo-default-grader") if judge else None,
+                      metadata={"score": c.get("score"), "assertion_type": kind_name})
+        if name in by_name:  # the same assertion type twice on one test: passes when both pass
+            old = by_name[name]
+            old.value = old.value and s.value
+            old.reason = "; ".join(filter(None, [old.reason, s.reason]))
+        else:
+            by_name[name] = s
+    return list(by_name.values())
