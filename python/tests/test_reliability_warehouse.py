@@ -231,8 +231,8 @@ def test_sottana_gec_lower_is_better_from_the_suite(con):
                        where suite = 'sottana' and rubric_id = 'sottana_gec' group by criterion order by criterion""")
     assert [(g["criterion"], g["direction"]) for g in got] == [
         ("grammaticality", "lower"), ("overcorrection", "lower"), ("semantics", "higher")]
-    # every other Sottana criterion, and every HANNA criterion, is higher-is-better
+    # every other Sottana criterion, and every HANNA story criterion, is higher-is-better
     other = rows(con, """select distinct suite, higher_is_better from fct_system_rankings
-                         where suite = 'hanna' or (suite = 'sottana' and criterion not in ('grammaticality',
-                                                                                             'overcorrection'))""")
+                         where (suite = 'hanna' and rubric_id = 'hanna_story')
+                            or (suite = 'sottana' and criterion not in ('grammaticality', 'overcorrection'))""")
     assert sorted((o["suite"], o["higher_is_better"]) for o in other) == [("hanna", True), ("sottana", True)]
