@@ -146,8 +146,10 @@ def read_keys(keys_dir: Path) -> dict[tuple[str, str], dict]:
     return keys
 
 
-def read_rows(path: Path) -> list[tuple[int, dict]]:
-    """Rows of a CSV or JSONL file as (line number, {column: text}); raises ImportRejected when malformed."""
+def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
+    """Rows of a CSV or JSONL file as (line number, {column: text}); raises ImportRejected when malformed.
+
+    ``jsonl_value(key, value) -> str`` turns a JSON value into text (default: str, None as "")."""
     path = Path(path)
     name = str(path)
     try:
@@ -175,7 +177,8 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
             if not isinstance(obj, dict):
                 problems.append(f"{name}:{i}:-: each line must be a JSON object")
                 continue
-            rows.append((i, {str(k): ("" if v is None else str(v)) for k, v in obj.items()}))
+            rows.append((i, {str(k): (jsonl_value(k, v) if jsonl_value else "" if v is None else str(v))
+                             for k, v in obj.items()}))
         if problems:
             raise ImportRejected(problems)
         return rows

@@ -336,30 +336,10 @@ def _csv_header(path: Path) -> list[str]:
 
 
 def _read_jsonl(path: Path, keep: frozenset[str] = frozenset()) -> list[tuple[int, dict]]:
-    from evalhouse.store import ImportRejected
+    """JSONL rows as text through the store's reader; objects and lists as JSON, ``keep`` columns' '' as EMPTY."""
+    from evalhouse.store import read_rows
 
-    name = _rel(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportRejected([f"{name}:0:-: not UTF-8 (byte {exc.start})"]) from exc
-    rows, problems = [], []
-    for i, line in enumerate(text.split("\n"), start=1):  # not splitlines(): U+2028 is legal inside JSON
-        line = line.rstrip("\r")
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{name}:{i}:-: not valid JSON ({exc.msg} at character {exc.colno})")
-            continue
-        if not isinstance(obj, dict):
-            problems.append(f"{name}:{i}:-: each line must be a JSON object")
-            continue
-        rows.append((i, {str(k): EMPTY if v == "" and k in keep else _text(v) for k, v in obj.items()}))
-    if problems:
-        raise ImportRejected(problems)
-    return rows
+    return read_rows(Path(_rel(path)), jsonl_value=lambda k, v: EMPTY if v == "" and k in keep else _text(v))
 
 
 def _parse_problem(msg: str, default_file: str) -> Problem:
