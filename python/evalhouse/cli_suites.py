@@ -107,6 +107,24 @@ def register_build(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
 
+def _drop_stale_caches(db) -> None:
+    """Drop an incremental cache (int_text_checks) whose columns an older evalhouse made, so dbt rebuilds it whole
+    instead of failing on the schema change; the cache holds nothing that is not recomputed from the replies."""
+    import duckdb
+
+    from evalhouse.first_filter import TEXT_CHECK_COLUMNS
+
+    if not db.is_file():
+        return
+    with duckdb.connect(str(db)) as con:
+        cols = [r[0] for r in con.execute(
+            "select column_name from information_schema.columns where table_name = 'int_text_checks' "
+            "order by ordinal_position").fetchall()]
+        if cols and cols != TEXT_CHECK_COLUMNS:
+            con.execute("drop table int_text_checks")
+            typer.echo("int_text_checks was made by an older evalhouse (other columns): rebuilt whole")
+
+
 def _build(dbt_args: list[str], publish: bool) -> None:
     import os
     import subprocess
@@ -125,6 +143,7 @@ def _build(dbt_args: list[str], publish: bool) -> None:
         raise typer.Exit(1)
     land(suites)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
+    _drop_stale_caches(paths.build_db())
     env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
                EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
     dbt = Path(sys.executable).with_name("dbt")
