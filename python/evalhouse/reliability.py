@@ -240,6 +240,10 @@ def _three(x, y) -> dict:
             "reason": reason}
 
 
+def _significant(a: np.ndarray, digits: int = 12) -> np.ndarray:
+    return np.array([float(f"{v:.{digits}g}") for v in a], dtype=float)
+
+
 def judge_human_table(scores: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, frame in _groups(scores):
@@ -247,18 +251,27 @@ def judge_human_table(scores: pd.DataFrame) -> pd.DataFrame:
         if not (frame["rater_kind"] == "human").any():
             continue
         paired = _paired_frame(frame)
-        has_ref = bool(paired["is_reference_system"].fillna(False).astype(bool).any())
+        is_ref = paired["is_reference_system"].fillna(False).astype(bool).to_numpy()
+        has_ref = bool(is_ref.any())
+        system_code, _ = pd.factorize(paired["system_id"])
+        human = paired["human_mean"].to_numpy(float)
         for rater_id, rater_kind in raters.itertuples(index=False):
             comparison = "human_ceiling" if rater_kind == "human" else rater_kind
+            score = paired[rater_id].to_numpy(float) if rater_id in paired else np.full(len(paired), np.nan)
+            both = ~np.isnan(score) & ~np.isnan(human)
             for include_ref in ([True, False] if has_ref else [True]):
-                sub = paired if include_ref else paired[~paired["is_reference_system"].fillna(False).astype(bool)]
-                sub = sub[sub[rater_id].notna() & sub["human_mean"].notna()] if rater_id in sub else sub.iloc[0:0]
-                item = _three(sub[rater_id].to_numpy(float), sub["human_mean"].to_numpy(float))
-                sysm = sub.groupby("system_id")[[rater_id, "human_mean"]].mean() if len(sub) else \
-                    pd.DataFrame(columns=[rater_id, "human_mean"])
-                system = _three(sysm[rater_id].to_numpy(float), sysm["human_mean"].to_numpy(float))
-                for level, res, n_systems in (("item", item, int(sub["system_id"].nunique())),
-                                              ("system", system, int(len(sysm)))):
+                keep = both if include_ref else both & ~is_ref
+                x, y, codes = score[keep], human[keep], system_code[keep]
+                item = _three(x, y)
+                # system level: per system, the means over the responses both sides scored, rounded to 12
+                # significant digits so that equal means stay ties whatever order the sum took (tau-b and rho
+                # count ties)
+                present = np.unique(codes)
+                counts = np.bincount(codes)[present]
+                sys_x = _significant(np.bincount(codes, weights=x)[present] / counts)
+                sys_y = _significant(np.bincount(codes, weights=y)[present] / counts)
+                system = _three(sys_x, sys_y)
+                for level, res, n_systems in (("item", item, int(present.size)), ("system", system, int(present.size))):
                     row = dict(key)
                     row.update(rater_id=rater_id, rater_kind=rater_kind, comparison=comparison, level=level,
                                reference_system_included=include_ref, suite_has_reference_system=has_ref,

@@ -37,8 +37,9 @@ def cohen_kappa(a: Sequence, b: Sequence, labels: Sequence, weights: str | None 
     kappa = 1 - sum(w * O) / sum(w * E), O the observed joint proportions, E the product of the marginals,
     w = 0 on the diagonal and 1 off it (unweighted), |i-j| (``"linear"``) or (i-j)^2 (``"quadratic"``), with i, j
     the positions in ``labels``. ``labels`` is the rubric's full scale (e.g. [0, 1, 2]), not the labels observed, so
-    a weighted kappa means the same thing whatever subset was used. Computed by scikit-learn's
-    ``cohen_kappa_score`` (Cohen 1960; Cohen 1968 for weights).
+    a weighted kappa means the same thing whatever subset was used (Cohen 1960; Cohen 1968 for weights). The
+    formula is computed here (scikit-learn's ``cohen_kappa_score`` costs ~4 ms a call in input validation, which
+    dominated the build); tests check it equals ``cohen_kappa_score`` with ``labels`` and ``weights``.
 
     Pairs with a missing side are dropped. Undefined -> None with a reason: no shared units; expected disagreement
     zero (both raters used one and the same category only); a label outside ``labels`` raises ValueError.
@@ -63,10 +64,8 @@ def cohen_kappa(a: Sequence, b: Sequence, labels: Sequence, weights: str | None 
     expected_disagreement = float((w * expected).sum())
     if expected_disagreement == 0.0:
         return StatResult(None, len(pairs), "undefined: both raters used a single, identical category")
-    from sklearn.metrics import cohen_kappa_score
-
-    value = cohen_kappa_score([x for x, _ in pairs], [y for _, y in pairs], labels=list(labels), weights=weights)
-    return StatResult(float(value), len(pairs))
+    value = 1.0 - float((w * observed).sum()) / expected_disagreement
+    return StatResult(value, len(pairs))
 
 
 def _weight_matrix(k: int, weights: str | None) -> np.ndarray:
@@ -281,14 +280,18 @@ def _correlation(x: Sequence, y: Sequence, method: str) -> StatResult:
     if method == "kendall_tau_b":
         value = sps.kendalltau(xa, ya, variant="b").statistic
     elif method == "spearman":
-        value = sps.spearmanr(xa, ya).statistic
+        value = _pearson(sps.rankdata(xa), sps.rankdata(ya))
     else:
-        if n < 3:
-            # scipy's pearsonr needs 3 points for its p-value; r itself is +-1 for two distinct points
-            value = float(np.sign((xa[1] - xa[0]) * (ya[1] - ya[0])))
-        else:
-            value = sps.pearsonr(xa, ya).statistic
+        value = _pearson(xa, ya)
     return StatResult(float(value), n)
+
+
+def _pearson(xa: np.ndarray, ya: np.ndarray) -> float:
+    """r = sum(dx dy) / sqrt(sum(dx^2) sum(dy^2)), clipped to [-1, 1] (neither side constant). Computed here, not by
+    scipy.stats.pearsonr / spearmanr (their per-call overhead dominated the build on thousands of small groups);
+    tests check both equal scipy's."""
+    dx, dy = xa - xa.mean(), ya - ya.mean()
+    return float(np.clip((dx * dy).sum() / np.sqrt((dx * dx).sum() * (dy * dy).sum()), -1.0, 1.0))
 
 
 def kendall_tau_b(x: Sequence, y: Sequence) -> StatResult:
@@ -304,13 +307,13 @@ def kendall_tau_b(x: Sequence, y: Sequence) -> StatResult:
 def spearman_rho(x: Sequence, y: Sequence) -> StatResult:
     """Spearman's rank correlation: Pearson's r of the average ranks (ties share their mean rank).
 
-    scipy.stats.spearmanr. Missing pairs dropped; undefined -> None (fewer than two pairs, a constant side).
+    Ranks by scipy.stats.rankdata, r by _pearson (equal to scipy.stats.spearmanr). Missing pairs dropped; undefined -> None (fewer than two pairs, a constant side).
     """
     return _correlation(x, y, "spearman")
 
 
 def pearson_r(x: Sequence, y: Sequence) -> StatResult:
-    """Pearson's product-moment correlation r = cov(x, y) / (sd_x sd_y) (scipy.stats.pearsonr).
+    """Pearson's product-moment correlation r = cov(x, y) / (sd_x sd_y) (equal to scipy.stats.pearsonr).
 
     Missing pairs dropped; undefined -> None (fewer than two pairs, a constant side).
     """

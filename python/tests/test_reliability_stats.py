@@ -250,3 +250,15 @@ def test_rank_based_alpha_sottana_gec_semantics():
     assert round(stats.rank_based_alpha(np.hstack([humans, gpt4]), "nominal").value, 4) == 0.2188
     assert round(stats.rank_based_alpha(np.hstack([humans, gpt4]), "ordinal").value, 4) == 0.3438
     assert stats.rank_based_alpha([[1.0, 2.0]], "ordinal").reason == "fewer than two systems: nothing to rank"
+
+
+def test_pearson_and_spearman_equal_scipy_on_random_tied_scores():
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        n = int(rng.integers(2, 30))
+        x, y = rng.integers(0, 5, n).astype(float), rng.normal(size=n).round(1)
+        if len(set(x)) == 1 or len(set(y)) == 1:
+            continue
+        expected_r = sps.pearsonr(x, y).statistic if n >= 3 else np.sign((x[1] - x[0]) * (y[1] - y[0]))
+        assert stats.pearson_r(x, y).value == pytest.approx(expected_r, abs=1e-12)
+        assert stats.spearman_rho(x, y).value == pytest.approx(sps.spearmanr(x, y).statistic, abs=1e-12)

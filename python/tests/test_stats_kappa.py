@@ -51,3 +51,19 @@ def test_bad_arguments_raise():
         cohen_kappa([0, 3], [0, 1], [0, 1, 2])
     with pytest.raises(ValueError):
         cohen_kappa([0, 1], [0, 1], [0, 1], "cubic")
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_kappa_equals_scikit_learn_on_random_ratings(weights):
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(2, 40))
+        a = rng.integers(0, 4, n).tolist()
+        b = [x if rng.random() < 0.5 else int(rng.integers(0, 4)) for x in a]
+        res = cohen_kappa(a, b, [0, 1, 2, 3, 4], weights)
+        if res.value is None:
+            assert len(set(a) | set(b)) == 1
+            continue
+        assert res.value == pytest.approx(cohen_kappa_score(a, b, labels=[0, 1, 2, 3, 4], weights=weights), abs=1e-12)
