@@ -93,7 +93,9 @@ def register_build(app: typer.Typer) -> None:
               publish: bool = typer.Option(True, help="Publish the built warehouse when the build passes")) -> None:
         """Check and land every suite, run `dbt build` (extra arguments are passed on), then publish.
 
-        A suite problem stops before dbt runs; a failed dbt build is not published. Either way the previously
+        When no file under suites/ (nor the checking code) changed since the last landing, the check and landing
+        are skipped (warehouse/build/landing/_fingerprint.txt). A suite problem stops before dbt runs; a failed dbt
+        build is not published. Either way the previously
         published warehouse stays as it was. One build at a time: while another runs, exit 1 at once saying so
         (lock on warehouse/build/build.lock, released by the system when its build ends)."""
         from evalhouse import paths
@@ -132,16 +134,20 @@ def _build(dbt_args: list[str], publish: bool) -> None:
     from pathlib import Path
 
     from evalhouse import paths
-    from evalhouse.suites.land import check_all, land
+    from evalhouse.suites.land import check_all, land, landing_is_current, suites_fingerprint
     from evalhouse.warehouse import publish as do_publish
 
-    suites, problems = check_all()
-    if problems:
-        report(problems)
-        typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
-                   "unchanged)", err=True)
-        raise typer.Exit(1)
-    land(suites)
+    fingerprint = suites_fingerprint()
+    if landing_is_current(fingerprint):
+        typer.echo("suites unchanged since they were last checked and landed: check and landing skipped")
+    else:
+        suites, problems = check_all()
+        if problems:
+            report(problems)
+            typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
+                       "unchanged)", err=True)
+            raise typer.Exit(1)
+        land(suites, fingerprint=fingerprint)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
     _drop_stale_caches(paths.build_db())
     env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),

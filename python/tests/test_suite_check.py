@@ -216,3 +216,23 @@ def test_init_scaffolds_a_folder_that_checks_clean(tmp_path, monkeypatch):
         init_suite(tmp_path / "suites", "Bad-Name")
     with pytest.raises(FileExistsError):
         init_suite(tmp_path / "suites", "new_suite")
+
+
+def test_landing_is_skipped_only_while_no_suite_file_changed(suite, tmp_path):
+    from evalhouse.suites.land import landing_is_current, suites_fingerprint
+
+    root, target = suite.parent, tmp_path / "landing"
+    target.mkdir()
+    before = suites_fingerprint(root)
+    suites, problems = check_all(root)
+    assert problems == []
+    land(suites, target, fingerprint=before)
+    assert landing_is_current(suites_fingerprint(root), target)
+    edit(suite / "responses.csv", "Paris", "Lyon")  # one changed byte in one data file
+    assert suites_fingerprint(root) != before and not landing_is_current(suites_fingerprint(root), target)
+    edit(suite / "responses.csv", "Lyon", "Paris")
+    assert landing_is_current(suites_fingerprint(root), target)
+    (target / "gold.parquet").unlink()  # a landing file gone: land again
+    assert not landing_is_current(suites_fingerprint(root), target)
+    land(suites, target)  # a landing without a fingerprint (evalhouse suite land) is never taken as current
+    assert not landing_is_current(before, target)

@@ -24,7 +24,9 @@ from evalhouse import files, paths
 from evalhouse.suites.check import EMPTY, Problem, SuiteData, check_suite, suite_folders
 from evalhouse.suites.contract import TABLES
 
-__all__ = ["landing_dir", "suites_root", "check_all", "land", "LANDED_COLUMNS"]
+__all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_current", "LANDED_COLUMNS"]
+
+FINGERPRINT_FILE = "_fingerprint.txt"
 
 _META = ["suite", "source_file", "source_row"]
 LANDED_COLUMNS: dict[str, list[str]] = {
@@ -46,6 +48,28 @@ def suites_root() -> Path:
 def landing_dir() -> Path:
     env = os.environ.get("EVALHOUSE_LANDING_DIR")
     return Path(env).resolve() if env else paths.project_dir() / "warehouse" / "build" / "landing"
+
+
+def suites_fingerprint(root: Path | None = None) -> str:
+    """sha256 over every file under the suites folder (relative path and bytes) and the source of the modules that
+    check and land them: equal fingerprints mean a new check and landing would give the same files."""
+    import hashlib
+
+    root = Path(root) if root else suites_root()
+    h = hashlib.sha256()
+    code = sorted(Path(__file__).parent.glob("*.py")) + [Path(files.__file__)]
+    for f in code + sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f.name).encode() + b"\0")
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def landing_is_current(fingerprint: str, target: Path | None = None) -> bool:
+    """True when ``target`` holds every landing file, written by a landing of suites with this fingerprint."""
+    target = Path(target) if target else landing_dir()
+    stamp = target / FINGERPRINT_FILE
+    return (stamp.is_file() and stamp.read_text().strip() == fingerprint
+            and all((target / f"{t}.parquet").is_file() for t in LANDED_COLUMNS))
 
 
 def check_all(root: Path | None = None, names: list[str] | None = None) -> tuple[list[SuiteData], list[Problem]]:
@@ -157,9 +181,12 @@ def _write(table: str, records: pd.DataFrame, target: Path) -> None:
     files.write_replace(target / f"{table}.parquet", buf.getvalue())
 
 
-def land(suites: list[SuiteData], target: Path | None = None) -> dict[str, int]:
-    """Write the landing files for checked suites; returns rows per table."""
+def land(suites: list[SuiteData], target: Path | None = None, fingerprint: str | None = None) -> dict[str, int]:
+    """Write the landing files for checked suites; returns rows per table. With ``fingerprint``
+    (suites_fingerprint() taken before the check), it is written last, so landing_is_current() is true only after a
+    complete landing."""
     target = Path(target) if target else landing_dir()
+    (target / FINGERPRINT_FILE).unlink(missing_ok=True)
     counts = {}
     for table in TABLES:
         parts = []
@@ -191,4 +218,6 @@ def land(suites: list[SuiteData], target: Path | None = None) -> dict[str, int]:
     for table, rows in derived.items():
         _write(table, pd.DataFrame(rows, columns=LANDED_COLUMNS[table]), target)
         counts[table] = len(rows)
+    if fingerprint:
+        files.write_replace(target / FINGERPRINT_FILE, fingerprint.encode())
     return counts
