@@ -138,8 +138,9 @@ def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_mode
 # ---------------------------------------------------------------------------------------------------------------------
 def heatmap_data(suite: str, rubric_version: int, rater_id: str, db: Path | None = None) -> pd.DataFrame:
     return read("""
-        select system_id, rubric_id, criterion, criterion_order, n_scored, n_at_minimum, n_at_maximum,
-               cast(mean_score as double) as mean_score, n_stale
+        select system_id, rubric_id, criterion, criterion_order, direction, n_scored, n_at_minimum, n_at_maximum,
+               n_at_worst, n_at_best, cast(mean_score as double) as mean_score,
+               cast(mean_points_lost as double) as mean_points_lost, n_stale
         from fct_model_run_criterion_scores
         where suite = ? and rubric_version = ? and rater_id = ?
         order by criterion_order, system_id
@@ -149,14 +150,15 @@ def heatmap_data(suite: str, rubric_version: int, rater_id: str, db: Path | None
 def replies_for_cell(suite: str, rubric_version: int, rater_id: str, system_id: str, criterion: str,
                      rubric_id: str | None = None, db: Path | None = None) -> pd.DataFrame:
     """The replies behind one heat-map cell: the run's scores on that criterion (of that rubric, when given: a run
-    of a suite with several rubrics has one cell per rubric), lowest first."""
+    of a suite with several rubrics has one cell per rubric), worst first: lowest points (the direction-adjusted
+    score), so a lower-is-better criterion lists its highest scores (most errors) first."""
     return read("""
-        select response_id, item_id, score, min_score, max_score, reason, is_stale, carried_forward,
+        select response_id, item_id, score, min_score, max_score, direction, reason, is_stale, carried_forward,
                rated_under_version
         from fct_criterion_scores
         where suite = ? and rubric_version = ? and rater_id = ? and system_id = ? and criterion = ?
           and (cast(? as varchar) is null or rubric_id = ?)
-        order by score nulls first, item_id, response_id
+        order by points nulls first, item_id, response_id
     """, [suite, int(rubric_version), rater_id, system_id, criterion, rubric_id, rubric_id], db=db)
 
 
