@@ -111,8 +111,10 @@ def leaderboard_data(suite: str, rubric_version: int, rater_kind: str | None = N
         return {name: con.execute(sql, p).df() for name, (sql, p) in queries.items()}
 
 
-def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_model_run_score_intervals",)) -> list[dict]:
-    """Every mart with an interval column set and an id column (other suites' composites with 95% CIs).
+def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_model_run_score_intervals",
+                                                                     "fct_grade__composite_intervals")) -> list[dict]:
+    """Every mart with an interval column set and an id column (other suites' composites with 95% CIs), except
+    those with a page of their own (the GRADE composite leaderboard: GRADE page, ranked in its mart).
 
     Returns [{table, id, estimate, low, high, group_cols}, ...]; group_cols are the mart's other text/int key-like
     columns that split rankings (suite, pack, track, rubric_version, rater_id, task...) when present.
@@ -131,6 +133,24 @@ def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_mode
                                   "judge_id", "criterion", "dimension", "metric", "task_id") if c in cols and c != id_col]
             out.append({"table": table, "id": id_col, **iv, "group_cols": groups})
     return out
+
+
+def grade_leaderboard(db: Path | None = None) -> dict[str, pd.DataFrame]:
+    """The GRADE composite leaderboard (fct_grade__composite_intervals, ranked in the mart) and the dimension scores
+    behind it (fct_grade__overall_scores), from one snapshot; an empty dict when GRADE is not built."""
+    with connect_readonly(db) as con:
+        present = {r[0] for r in con.execute(
+            "select table_name from information_schema.tables where table_schema = 'main'").fetchall()}
+        if not {"fct_grade__composite_intervals", "fct_grade__overall_scores"} <= present:
+            return {}
+        return {
+            "board": con.execute("select * from fct_grade__composite_intervals "
+                                 "order by composite desc nulls last, model").df(),
+            "dimensions": con.execute("select * from fct_grade__overall_scores order by composite desc nulls last, "
+                                      "model").df(),
+            "weights": con.execute("select * from int_grade__project_weights").df()
+            if "int_grade__project_weights" in present else pd.DataFrame(),
+        }
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -177,6 +177,23 @@ def test_points_lost_lower_is_better_criterion_is_red_where_errors_are():
     assert "grammaticality (lower is better)" in spec and "semantics (lower is better)" not in spec
 
 
+def test_grade_page_composite_leaderboard_with_intervals():
+    at = no_errors(page("grade").run())
+    board = frame(at, "model", "composite", "95% CI low", "tie group").set_index("model")
+    # fct_grade__composite_intervals on the bundled example pack: three models far apart, three groups of one
+    assert board.index.tolist() == ["synthetic-strong", "synthetic-mixed", "synthetic-weak"]
+    strong = board.loc["synthetic-strong"]
+    assert strong["composite"] == pytest.approx(0.9775) and strong["tasks"] == 10
+    assert strong["95% CI low"] == pytest.approx(0.97275) and strong["95% CI high"] == pytest.approx(0.9815)
+    assert board["rank band"].tolist() == ["1", "2", "3"] and board["tie group"].tolist() == [1, 2, 3]
+    assert board.loc["synthetic-weak", "composite"] == pytest.approx(0.344238, abs=1e-6)
+    assert any("percentile bootstrap over tasks (2,000 resamples" in c.value for c in at.caption)
+    dims = frame(at, "model", "grounding_accuracy", "consistency").set_index("model")
+    assert dims.loc["synthetic-mixed", "grounding_accuracy"] == pytest.approx(0.821667, abs=1e-6)
+    data = _chart_data(at)
+    assert sorted(data["model"]) == sorted(board.index) and (data["composite_ci_low"] <= data["composite"]).all()
+
+
 def _slice_script(rater_required: bool) -> None:
     import app_common as ac
 
@@ -345,7 +362,8 @@ def test_marts_page_lists_every_mart():
 
 def test_missing_warehouse_says_run_make_build(tmp_path, monkeypatch):
     monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(tmp_path / "evalhouse.duckdb"))
-    for name in ("leaderboard", "points_lost", "reply", "agreement", "blind_scoring", "ranking_practice", "marts"):
+    for name in ("leaderboard", "points_lost", "reply", "agreement", "grade", "blind_scoring", "ranking_practice",
+                 "marts"):
         at = page(name).run()
         assert not at.exception
         assert "run `make build`" in at.error[0].value, name
