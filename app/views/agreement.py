@@ -92,8 +92,24 @@ DIRECTION_NOTE = {
                                  "correlates negatively.",
 }
 
-for table in _optional(sig):
+optional = _optional(sig)
+# The judge-vs-human marts hold one block of rows per judge-failure policy: show one at a time.
+POLICIES = {"excluded": "excluded: failure codes and out-of-range judge values are left out (and counted)",
+            "as_recorded": "as_recorded: the released values as they are, failure codes included (as HANNA's authors)"}
+with_policy = [t for t in optional if "judge_failure_policy" in tables.get(t, [])]
+policy = None
+if with_policy:
+    st.header("Judges against people")
+    policy = st.radio("Judge failures", list(POLICIES), index=0, format_func=POLICIES.get, horizontal=True,
+                      key="ag_policy")
+    st.caption("Default excluded: a judge's failure code (e.g. HANNA's -1 / 0) is not a judgement on the rubric's "
+               "scale; as_recorded reproduces the data authors' published correlations. Applies to "
+               + ", ".join(with_policy) + ".")
+
+for table in optional:
     df = _read(sig, table)
+    if policy is not None and "judge_failure_policy" in df:
+        df = df[df["judge_failure_policy"] == policy].reset_index(drop=True)
     st.header(table)
     if df.empty:
         st.info(f"{table} is empty.")

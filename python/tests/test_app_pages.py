@@ -310,6 +310,33 @@ def test_agreement_page_plots_every_optional_mart_and_defaults_to_the_biggest_pa
     assert len(at.get("vega_lite_chart")) == 1 + len(plotted)  # two-reader plot + one per plotted mart
 
 
+def test_agreement_page_judge_failure_policy_and_direction_labels():
+    at = no_errors(page("agreement").run())
+    assert at.radio(key="ag_policy").value == "excluded"  # the default: a failure code is not a judgement
+    assert any("Default excluded" in c.value for c in at.caption)
+
+    def llama(at):
+        diag = frame(at, "judge_mean", "mean_bias", "n_judge_scores_excluded")
+        row = diag[(diag["rater_id"] == "Llama-13B/eval_prompt_1") & (diag["criterion"] == "coherence")]
+        return diag, row.iloc[0]
+
+    diag, row = llama(at)
+    assert set(diag["judge_failure_policy"]) == {"excluded"}
+    # HANNA: Llama-13B (prompt 1) gave 5 of the 1,056 stories a failure code on coherence
+    assert row["n_items"] == 1051 and row["n_judge_scores_excluded"] == 5
+    assert row["judge_mean"] == pytest.approx(2.495909, abs=1e-6)
+    # Sottana's GEC error counts are lower-is-better: the bias columns are labelled so
+    assert any("lower-is-better criterion (grammaticality, overcorrection) a positive bias means the judge flags "
+               "more faults" in c.value for c in at.caption)
+    at.radio(key="ag_policy").set_value("as_recorded").run()
+    diag, row = llama(no_errors(at))
+    assert set(diag["judge_failure_policy"]) == {"as_recorded"}
+    assert row["n_items"] == 1056 and row["n_judge_scores_excluded"] == 0  # failure codes averaged in
+    assert row["judge_mean"] == pytest.approx(2.484722, abs=1e-6)
+    agree = frame(at, "kendall_tau_b", "level")
+    assert set(agree["judge_failure_policy"]) == {"as_recorded"}
+
+
 def test_label_columns_whatever_the_text_dtype():
     import app_common as ac
 
