@@ -114,7 +114,8 @@ def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, floa
                               seed: int = 0, min_tasks: int = 5, level: float = CI_LEVEL) -> pd.DataFrame:
     """The GRADE overall leaderboard with intervals: one row per model (fct_grade__composite_intervals).
 
-    ``task_scores``: fct_grade__task_scores rows (model and the six DIMENSIONS, one row per pack x task x model);
+    ``task_scores``: fct_grade__task_scores rows (model and the six DIMENSIONS, one row per pack x task x model;
+    with pack_id and task_id, the tasks are resampled in that order, so any row order gives the same interval);
     ``weights``: {dimension: project weight}. Every model uses the same seed. Models with fewer than ``min_tasks``
     tasks keep their interval but are flagged (is_below_min_tasks) and not ranked, as rubric leaderboard runs with
     fewer than min_replies_for_interval replies. Tie groups, rank bands and rank ranges come from
@@ -128,6 +129,11 @@ def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, floa
         raise ValueError(f"no project weight for {missing}")
     w = [float(weights[d]) for d in DIMENSIONS]
     rows = []
+    # The drawn indices refer to the task order: put tasks in a fixed order (pack, task) so the interval does not
+    # depend on the order the rows were read in.
+    order = [c for c in ("pack_id", "task_id") if c in task_scores]
+    if order:
+        task_scores = task_scores.sort_values(order, kind="stable")
     for model, part in task_scores.groupby("model", sort=True):
         values = part[DIMENSIONS].astype(float).to_numpy()
         res = composite_bootstrap_ci(values.tolist(), w, level=level, n_boot=n_boot, seed=seed)

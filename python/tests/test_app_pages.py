@@ -184,7 +184,7 @@ def test_grade_page_composite_leaderboard_with_intervals():
     assert board.index.tolist() == ["synthetic-strong", "synthetic-mixed", "synthetic-weak"]
     strong = board.loc["synthetic-strong"]
     assert strong["composite"] == pytest.approx(0.9775) and strong["tasks"] == 10
-    assert strong["95% CI low"] == pytest.approx(0.97275) and strong["95% CI high"] == pytest.approx(0.9815)
+    assert strong["95% CI low"] == pytest.approx(0.9725) and strong["95% CI high"] == pytest.approx(0.9815)
     assert board["rank band"].tolist() == ["1", "2", "3"] and board["tie group"].tolist() == [1, 2, 3]
     assert board.loc["synthetic-weak", "composite"] == pytest.approx(0.344238, abs=1e-6)
     assert any("percentile bootstrap over tasks (2,000 resamples" in c.value for c in at.caption)

@@ -88,6 +88,12 @@ def test_tie_groups_and_rank_bands_by_hand():
     strict = composite_intervals_table(frame, WEIGHTS).set_index("model")
     assert strict["tie_group"].isna().all() and strict.loc["A", "composite_ci_low"] == pytest.approx(0.8)
     assert strict.loc["A", "rank_reason"] == "2 tasks, fewer than 5 (min_tasks_for_interval): not ranked"
+    # the tasks are resampled in pack x task order: shuffled rows give the same intervals
+    keyed = frame.assign(pack_id="p", task_id=[f"t{i}" for i in range(len(frame))])
+    shuffled = keyed.sample(frac=1.0, random_state=7)
+    a = composite_intervals_table(keyed, WEIGHTS, min_tasks=2).set_index("model")
+    b = composite_intervals_table(shuffled, WEIGHTS, min_tasks=2).set_index("model")
+    pd.testing.assert_frame_equal(a, b.loc[a.index])
     with pytest.raises(ValueError, match="no project weight"):
         composite_intervals_table(frame, {"consistency": 1.0})
 

@@ -6,7 +6,7 @@ def model(dbt, session):
     from evalhouse.grade_intervals import DIMENSIONS, composite_intervals_table
 
     tasks = dbt.ref("fct_grade__task_scores").project(
-        "model, " + ", ".join(f"cast({d} as double) as {d}" for d in DIMENSIONS)).df()
+        "pack_id, task_id, model, " + ", ".join(f"cast({d} as double) as {d}" for d in DIMENSIONS)).df()
     weights_row = dbt.ref("int_grade__project_weights").project(
         ", ".join(f"cast(w_{d} as double) as {d}" for d in DIMENSIONS)).fetchone()
     if weights_row is None:
