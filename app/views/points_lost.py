@@ -45,8 +45,8 @@ event = st.altair_chart(chart, width="stretch", on_select="rerun", selection_mod
 
 st.caption("Red is bad for every criterion: cells count replies at the criterion's worst level, or the mean points "
            "lost (max score - direction-adjusted score; 0 = every reply at its best)."
-           + (f" Lower is better for {', '.join(lower_criteria)}: its worst level is its maximum, and a lower-is-better "
-              "criterion counts as max + min - score in totals." if lower_criteria else ""))
+           + (f" Lower is better for {', '.join(lower_criteria)}: its worst level is its maximum, and a "
+              "lower-is-better criterion counts as max + min - score in totals." if lower_criteria else ""))
 
 # The clicked cell, else the selectors (they also work without a pointer, and in tests).
 clicked = None

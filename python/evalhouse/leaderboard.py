@@ -80,9 +80,10 @@ def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame, intervals: pd.
     model run, rater, rater kind, rubric version, ready, "ready of N" text (None when the rubric has no ready rule:
     n_ready is NULL), score 0-10 with n_replies_scored (the complete replies behind it), a "<criterion> 0" column
     per criterion (replies with the criterion at its worst level: its minimum, or its maximum for a lower-is-better
-    criterion, then headed "<criterion> worst"; missing when the rater scored none of the run's replies on it), and with intervals: 95% CI low/high, is_below_min_replies, tie group, rank band, rank range and
-    rank_reason. Runs with fewer complete replies than the interval mart's min_replies_for_interval are not ranked
-    (rank columns missing, rank_reason says why). Tie groups are numbered within one rater (and rubric). Sorted best
+    criterion, then headed "<criterion> worst"; missing when the rater scored none of the run's replies on it), and
+    with intervals: 95% CI low/high, is_below_min_replies, tie group, rank band, rank range and rank_reason. Runs
+    with fewer complete replies than the interval mart's min_replies_for_interval are not ranked (rank columns
+    missing, rank_reason says why). Tie groups are numbered within one rater (and rubric). Sorted best
     first (score, then run name).
     """
     if runs.empty:

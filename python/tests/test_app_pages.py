@@ -168,7 +168,8 @@ def test_points_lost_lower_is_better_criterion_is_red_where_errors_are():
     # 29 of opt-iml's 100 corrections keep 2 or more errors (fct_model_run_criterion_scores.n_at_worst); the mean
     # 1.00 errors is also its mean points lost: max 2 - (2 + 0 - score) = score
     assert "grammaticality is lower-is-better" in caption
-    assert "29 of 100 scored replies at the worst level (the maximum); mean score 1.00, mean points lost 1.00" in caption
+    assert ("29 of 100 scored replies at the worst level (the maximum); mean score 1.00, mean points lost 1.00"
+            in caption)
     replies = frame(at, "open", "item_id")
     scores = replies["score"].tolist()
     assert scores[:29] == [2] * 29 and scores == sorted(scores, reverse=True)  # worst (most errors) first
