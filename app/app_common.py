@@ -86,44 +86,61 @@ def show_table(df: pd.DataFrame, **kwargs) -> None:
     st.dataframe(df, hide_index=True, **kwargs)
 
 
+LOWER_IS_BETTER = "lower is better"
+
+
+def criterion_axis_label(criterion: str, direction: str | None) -> str:
+    """The heat map's column heading: the criterion, marked when a lower score is better (a count of errors, a
+    fault flag), so nobody reads its raw level as a grade."""
+    return f"{criterion} ({LOWER_IS_BETTER})" if direction == "lower" else criterion
+
+
 def heatmap_frame(heat: pd.DataFrame) -> pd.DataFrame:
-    """The heat map's cells with n_at_minimum and mean_score missing where the rater scored none of the run's
-    replies on the criterion (n_scored = 0): such a cell is blank, not a 0. ``run`` labels a row: the model run,
-    plus its rubric when the slice has several (Sottana's runs repeat across its task rubrics, and two tasks share
-    criterion names), so two rubrics' cells never land on one square."""
+    """The heat map's cells, with the counts and means missing where the rater scored none of the run's replies on
+    the criterion (n_scored = 0): such a cell is blank, not a 0. ``run`` labels a row: the model run, plus its rubric
+    when the slice has several (Sottana's runs repeat across its task rubrics, and two tasks share criterion names),
+    so two rubrics' cells never land on one square. ``criterion_label`` marks lower-is-better criteria; a frame
+    without a ``direction`` column is read as higher-is-better throughout."""
     heat = heat.copy()
     several = "rubric_id" in heat and heat["rubric_id"].nunique() > 1
     heat["run"] = (heat["system_id"] + " · " + heat["rubric_id"]) if several else heat["system_id"]
+    if "direction" not in heat:
+        heat["direction"] = "higher"
+    heat["criterion_label"] = [criterion_axis_label(c, d) for c, d in zip(heat["criterion"], heat["direction"])]
     never = heat["n_scored"] == 0
-    for c in ("n_at_minimum", "mean_score"):
-        heat[c] = heat[c].astype(float).where(~never)
+    for c in ("n_at_minimum", "n_at_worst", "mean_score", "mean_points_lost"):
+        if c in heat:
+            heat[c] = heat[c].astype(float).where(~never)
     return heat
 
 
 def heatmap_chart(heat: pd.DataFrame, metric: str, metric_label: str, criteria: list[str], runs: list[str]):
-    """Criterion x run heat map (altair), cells selectable. Counts are coloured from 0 (white) up to at least 1, so a
-    map of zeros stays white, with whole-number legend labels; mean scores run light (high) to dark (low). A cell the
-    rater never scored is grey and has no number."""
+    """Criterion x run heat map (altair), cells selectable. ``metric`` counts or measures what is lost (replies at
+    the worst level, mean points lost: both direction-adjusted), so for every criterion red means bad: coloured from
+    0 (white) up to at least 1, so a map of zeros stays white; counts get whole-number legend labels. A cell the
+    rater never scored is grey and has no number. ``criteria`` are criterion names in display order; the axis
+    shows their ``criterion_label``."""
     import altair as alt
 
-    if metric == "n_at_minimum":
-        top = max(1.0, float(heat[metric].max()) if heat[metric].notna().any() else 1.0)
-        scale = alt.Scale(scheme="reds", domain=[0, top], zero=True)
-        legend = alt.Legend(format="d", tickMinStep=1, title=metric_label)
-        text_format = "d"
-    else:
-        scale = alt.Scale(scheme="blues", reverse=True)
-        legend = alt.Legend(format=".2f", title=metric_label)
-        text_format = ".2f"
+    top = max(1.0, float(heat[metric].max()) if heat[metric].notna().any() else 1.0)
+    scale = alt.Scale(scheme="reds", domain=[0, top], zero=True)
+    counts = metric.startswith("n_")
+    legend = (alt.Legend(format="d", tickMinStep=1, title=metric_label) if counts
+              else alt.Legend(format=".2f", title=metric_label))
+    text_format = "d" if counts else ".2f"
+    labels = heat.drop_duplicates("criterion").set_index("criterion")["criterion_label"]
+    axis_order = [labels.get(c, c) for c in criteria]
     valid = f"isValid(datum.{metric})"
     pick = alt.selection_point(fields=["run", "criterion"], name="cell")
     base = alt.Chart(heat).encode(
-        x=alt.X("criterion:N", sort=criteria, title=None, axis=alt.Axis(labelAngle=0, labelLimit=220)),
+        x=alt.X("criterion_label:N", sort=axis_order, title=None, axis=alt.Axis(labelAngle=0, labelLimit=260)),
         y=alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320)),
     )
+    tooltip = [c for c in ("run", "criterion", "direction", "n_scored", "n_at_worst", "n_at_minimum", "n_at_maximum",
+                           "mean_score", "mean_points_lost", "n_stale") if c in heat]
     rect = base.mark_rect(stroke="white").encode(
         color=alt.condition(valid, alt.Color(f"{metric}:Q", scale=scale, legend=legend), alt.value("#eeeeee")),
-        tooltip=["run", "criterion", "n_scored", "n_at_minimum", "n_at_maximum", "mean_score", "n_stale"],
+        tooltip=tooltip,
         opacity=alt.condition(pick, alt.value(1.0), alt.value(0.55)),
     ).add_params(pick)
     text = base.mark_text(fontSize=13).encode(text=alt.Text(f"{metric}:Q", format=text_format)).transform_filter(valid)

@@ -17,6 +17,7 @@ PAGES = [
     st.Page(HERE / "views" / "points_lost.py", title="Where points are lost", url_path="points_lost"),
     st.Page(HERE / "views" / "reply.py", title="Reply drill-down", url_path="reply"),
     st.Page(HERE / "views" / "agreement.py", title="Agreement", url_path="agreement"),
+    st.Page(HERE / "views" / "grade.py", title="GRADE", url_path="grade"),
     st.Page(HERE / "views" / "blind_scoring.py", title="Blind scoring", url_path="blind_scoring"),
     st.Page(HERE / "views" / "pairwise_scoring.py", title="Pairwise scoring", url_path="pairwise_scoring"),
     st.Page(HERE / "views" / "ranking_practice.py", title="Ranking practice", url_path="ranking_practice"),

@@ -83,12 +83,40 @@ else:
                                                                 "word_search_verdict", "word_search_outcome"]],
                       key="ag_ws")
 
-for table in _optional(sig):
+DIRECTION_NOTE = {
+    "fct_judge_diagnostics": "judge_mean, human_mean and mean_bias are in score points as rated: on a "
+                             "lower-is-better criterion ({lower}) a positive bias means the judge flags more faults "
+                             "than people (harsher), not that it is more lenient.",
+    "fct_judge_human_agreement": "Correlations do not depend on direction (rater and human mean score the same "
+                                 "scale); on a lower-is-better criterion ({lower}) a good automatic metric "
+                                 "correlates negatively.",
+}
+
+optional = _optional(sig)
+# The judge-vs-human marts hold one block of rows per judge-failure policy: show one at a time.
+POLICIES = {"excluded": "excluded: failure codes and out-of-range judge values are left out (and counted)",
+            "as_recorded": "as_recorded: the released values as they are, failure codes included (as HANNA's authors)"}
+with_policy = [t for t in optional if "judge_failure_policy" in tables.get(t, [])]
+policy = None
+if with_policy:
+    st.header("Judges against people")
+    policy = st.radio("Judge failures", list(POLICIES), index=0, format_func=POLICIES.get, horizontal=True,
+                      key="ag_policy")
+    st.caption("Default excluded: a judge's failure code (e.g. HANNA's -1 / 0) is not a judgement on the rubric's "
+               "scale; as_recorded reproduces the data authors' published correlations. Applies to "
+               + ", ".join(with_policy) + ".")
+
+for table in optional:
     df = _read(sig, table)
+    if policy is not None and "judge_failure_policy" in df:
+        df = df[df["judge_failure_policy"] == policy].reset_index(drop=True)
     st.header(table)
     if df.empty:
         st.info(f"{table} is empty.")
         continue
+    lower = sorted(df.loc[df["direction"] == "lower", "criterion"].unique()) if "direction" in df else []
+    if lower and table in DIRECTION_NOTE:
+        st.caption(DIRECTION_NOTE[table].format(lower=", ".join(lower)))
     ac.show_table(df, key=f"ag_{table}")
     stat_cols = [c for c in df.columns if any(k in c for k in ("alpha", "kappa", "tau", "icc", "rho", "ac1",
                                                                 "pearson", "spearman", "bias"))
@@ -97,7 +125,11 @@ for table in _optional(sig):
     if stat_cols and label_cols:
         stat = st.selectbox("Plot", stat_cols, key=f"ag_{table}_stat")
         label = st.selectbox("by", label_cols, key=f"ag_{table}_label")
-        plot = df.dropna(subset=[stat]).groupby(label, as_index=False)[stat].mean()
+        plot = df.dropna(subset=[stat])
+        if label == "criterion" and "direction" in plot:  # mark lower-is-better criteria on the axis
+            plot = plot.assign(criterion=[ac.criterion_axis_label(c, d)
+                                          for c, d in zip(plot["criterion"], plot["direction"])])
+        plot = plot.groupby(label, as_index=False)[stat].mean()
         st.altair_chart(alt.Chart(plot).mark_bar().encode(
             x=alt.X(f"{stat}:Q"), y=alt.Y(f"{label}:N", sort="-x"), tooltip=[label, stat]
         ).properties(height=24 * len(plot) + 40), width="stretch")

@@ -10,7 +10,7 @@ import streamlit as st  # noqa: E402
 import app_common as ac  # noqa: E402
 from evalhouse import appdata  # noqa: E402
 from evalhouse.leaderboard import (add_rank_bands, ci_flag, group_labels, interval_chart_data,  # noqa: E402
-                                   leaderboard_table)
+                                   is_worst_column, leaderboard_table)
 
 st.title("Leaderboard")
 sig = ac.guard()
@@ -53,7 +53,7 @@ board = board.sort_values(cols, ascending=asc, kind="stable", na_position="last"
 if run_filter:
     board = board[board["system_id"].str.contains(run_filter, case=False, regex=False)]
 
-zero_cols = [c for c in board.columns if c.endswith(" 0")]
+zero_cols = [c for c in board.columns if is_worst_column(c)]
 board = board.copy()
 several_raters = board["rater_id"].nunique() > 1
 several_rubrics = board["rubric_id"].nunique() > 1
@@ -87,8 +87,9 @@ table = board[shown].rename(columns={
     "rank_reason": "not ranked because"})
 st.caption(f"Suite **{sel['suite']}**, rubric version **{sel['rubric_version']}**. Score 0-10 = mean total of the "
            "**n** complete replies / maximum total x 10; \"<criterion> 0\" = replies with that criterion at its "
-           "minimum (blank: the rater scored none of the run's replies on it); \"ready of N\" is blank when the "
-           "rubric has no ready rule.")
+           "minimum (blank: the rater scored none of the run's replies on it); \"<criterion> worst\" = replies at "
+           "the maximum of a lower-is-better criterion (a count of errors, a fault flag), which counts as max + min - "
+           "score in the total; \"ready of N\" is blank when the rubric has no ready rule.")
 ac.show_table(table, column_config={
     "score 0-10": st.column_config.NumberColumn(format="%.2f"),
     "95% CI low": st.column_config.NumberColumn(format="%.2f"),

@@ -111,8 +111,10 @@ def leaderboard_data(suite: str, rubric_version: int, rater_kind: str | None = N
         return {name: con.execute(sql, p).df() for name, (sql, p) in queries.items()}
 
 
-def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_model_run_score_intervals",)) -> list[dict]:
-    """Every mart with an interval column set and an id column (other suites' composites with 95% CIs).
+def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_model_run_score_intervals",
+                                                                     "fct_grade__composite_intervals")) -> list[dict]:
+    """Every mart with an interval column set and an id column (other suites' composites with 95% CIs), except
+    those with a page of their own (the GRADE composite leaderboard: GRADE page, ranked in its mart).
 
     Returns [{table, id, estimate, low, high, group_cols}, ...]; group_cols are the mart's other text/int key-like
     columns that split rankings (suite, pack, track, rubric_version, rater_id, task...) when present.
@@ -133,13 +135,32 @@ def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_mode
     return out
 
 
+def grade_leaderboard(db: Path | None = None) -> dict[str, pd.DataFrame]:
+    """The GRADE composite leaderboard (fct_grade__composite_intervals, ranked in the mart) and the dimension scores
+    behind it (fct_grade__overall_scores), from one snapshot; an empty dict when GRADE is not built."""
+    with connect_readonly(db) as con:
+        present = {r[0] for r in con.execute(
+            "select table_name from information_schema.tables where table_schema = 'main'").fetchall()}
+        if not {"fct_grade__composite_intervals", "fct_grade__overall_scores"} <= present:
+            return {}
+        return {
+            "board": con.execute("select * from fct_grade__composite_intervals "
+                                 "order by composite desc nulls last, model").df(),
+            "dimensions": con.execute("select * from fct_grade__overall_scores order by composite desc nulls last, "
+                                      "model").df(),
+            "weights": con.execute("select * from int_grade__project_weights").df()
+            if "int_grade__project_weights" in present else pd.DataFrame(),
+        }
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Where points are lost, reply drill-down
 # ---------------------------------------------------------------------------------------------------------------------
 def heatmap_data(suite: str, rubric_version: int, rater_id: str, db: Path | None = None) -> pd.DataFrame:
     return read("""
-        select system_id, rubric_id, criterion, criterion_order, n_scored, n_at_minimum, n_at_maximum,
-               cast(mean_score as double) as mean_score, n_stale
+        select system_id, rubric_id, criterion, criterion_order, direction, n_scored, n_at_minimum, n_at_maximum,
+               n_at_worst, n_at_best, cast(mean_score as double) as mean_score,
+               cast(mean_points_lost as double) as mean_points_lost, n_stale
         from fct_model_run_criterion_scores
         where suite = ? and rubric_version = ? and rater_id = ?
         order by criterion_order, system_id
@@ -149,14 +170,15 @@ def heatmap_data(suite: str, rubric_version: int, rater_id: str, db: Path | None
 def replies_for_cell(suite: str, rubric_version: int, rater_id: str, system_id: str, criterion: str,
                      rubric_id: str | None = None, db: Path | None = None) -> pd.DataFrame:
     """The replies behind one heat-map cell: the run's scores on that criterion (of that rubric, when given: a run
-    of a suite with several rubrics has one cell per rubric), lowest first."""
+    of a suite with several rubrics has one cell per rubric), worst first: lowest points (the direction-adjusted
+    score), so a lower-is-better criterion lists its highest scores (most errors) first."""
     return read("""
-        select response_id, item_id, score, min_score, max_score, reason, is_stale, carried_forward,
+        select response_id, item_id, score, min_score, max_score, direction, reason, is_stale, carried_forward,
                rated_under_version
         from fct_criterion_scores
         where suite = ? and rubric_version = ? and rater_id = ? and system_id = ? and criterion = ?
           and (cast(? as varchar) is null or rubric_id = ?)
-        order by score nulls first, item_id, response_id
+        order by points nulls first, item_id, response_id
     """, [suite, int(rubric_version), rater_id, system_id, criterion, rubric_id, rubric_id], db=db)
 
 

@@ -3,7 +3,10 @@ scorecard, built from the published warehouse's GRADE marts (read-only).
 
 Aggregation (methodology "Aggregation"): task scores = mean over runs; track, pack and overall = mean of task
 scores; composite = project-weighted sum of that level's dimension scores. All values come from the marts; this
-module only reshapes them.
+module only reshapes them, except the leaderboard's 95% intervals and rank bands, computed from the task scores
+shown by ``evalhouse.grade_intervals.composite_intervals_table`` (the function, seed and threshold of the
+fct_grade__composite_intervals mart, so a whole-warehouse scorecard has the mart's values, and a one-pack scorecard
+gets intervals over that pack's tasks).
 """
 from __future__ import annotations
 
@@ -79,12 +82,42 @@ def build_results(con, pack_id: str | None = None) -> dict:
         })
     ranked = sorted(models, key=lambda x: (x["overall"]["composite"] is None, -(x["overall"]["composite"] or 0),
                                            x["model"]))
-    leaderboard = [{"rank": i + 1, "model": x["model"], "composite": x["overall"]["composite"]}
-                   for i, x in enumerate(ranked)]
+    bands = _rank_bands(con, task_rows, weights)
+    leaderboard = [{"rank": i + 1, "model": x["model"], "composite": x["overall"]["composite"],
+                    **bands.get(x["model"], {})} for i, x in enumerate(ranked)]
     return {"schema_version": "1.0", "generator": "evalhouse scorecard (GRADE)", "weights": weights,
             "packs": [{"pack_id": p["pack_id"], "title": p["title"], "synthetic": p["synthetic"],
                        "n_tasks": int(p["n_tasks"])} for p in packs],
             "leaderboard": leaderboard, "models": models}
+
+
+def _rank_bands(con, task_rows: list[dict], weights: dict) -> dict[str, dict]:
+    """Per model: 95% interval of the composite over its tasks, tie group, rank band, rank range and the reason it
+    is not ranked (evalhouse.grade_intervals). The minimum of tasks is the mart's (var min_tasks_for_interval)
+    when fct_grade__composite_intervals is built, else 5."""
+    import pandas as pd
+
+    from evalhouse.grade_intervals import composite_intervals_table
+
+    if not task_rows or any(weights.get(d) is None for d in DIMENSIONS):
+        return {}
+    min_tasks = 5
+    if con.execute("select count(*) from information_schema.tables where table_schema = 'main' "
+                   "and table_name = 'fct_grade__composite_intervals'").fetchone()[0]:
+        found = con.execute("select max(min_tasks_for_interval) from fct_grade__composite_intervals").fetchone()[0]
+        min_tasks = int(found) if found is not None else min_tasks
+    frame = pd.DataFrame([{"pack_id": r["pack_id"], "task_id": r["task_id"], "model": r["model"],
+                           **{d: _num(r[d]) for d in DIMENSIONS}} for r in task_rows])
+    table = composite_intervals_table(frame, weights, min_tasks=min_tasks)
+
+    def clean(v):
+        return None if pd.isna(v) else v
+
+    return {r["model"]: {"ci_low": clean(r["composite_ci_low"]), "ci_high": clean(r["composite_ci_high"]),
+                         "tie_group": None if pd.isna(r["tie_group"]) else int(r["tie_group"]),
+                         "rank_band": clean(r["rank_band"]), "rank_range": clean(r["rank_range"]),
+                         "rank_reason": clean(r["rank_reason"])}
+            for r in table.to_dict("records")}
 
 
 def validate_results(doc: dict, schema_path: Path = SCHEMA_PATH) -> None:
@@ -112,12 +145,14 @@ def render_markdown(doc: dict) -> str:
     lines += ["Packs: " + ", ".join(f"`{p['pack_id']}` ({p['n_tasks']} tasks)" for p in doc["packs"]), "",
               "Weights: " + ", ".join(f"{LABELS[d]} {doc['weights'][d]:.2f}" for d in DIMENSIONS), "",
               "## Leaderboard (overall composite)", "",
-              "| Rank | Model | Composite | " + " | ".join(LABELS[d] for d in DIMENSIONS) + " |",
-              "|---:|---|---:|" + "---:|" * len(DIMENSIONS)]
+              "| Rank | Model | Composite | 95% CI | Rank band | " + " | ".join(LABELS[d] for d in DIMENSIONS) + " |",
+              "|---:|---|---:|---|---|" + "---:|" * len(DIMENSIONS)]
     by_model = {m["model"]: m for m in doc["models"]}
     for row in doc["leaderboard"]:
         o = by_model[row["model"]]["overall"]
-        lines.append(f"| {row['rank']} | {row['model']} | {_f(row['composite'])} | "
+        ci = (f"{_f(row['ci_low'])}-{_f(row['ci_high'])}" if row.get("ci_low") is not None else "n/a")
+        band = row.get("rank_band") or f"not ranked ({row.get('rank_reason') or 'no interval'})"
+        lines.append(f"| {row['rank']} | {row['model']} | {_f(row['composite'])} | {ci} | {band} | "
                      + " | ".join(_f(o["dimensions"][d]) for d in DIMENSIONS) + " |")
     lines += ["", "## By track (composite)", "", "| Model | Pack | " + " | ".join(f"Track {t}" for t in range(1, 6)) + " |",
               "|---|---|" + "---:|" * 5]
@@ -134,7 +169,9 @@ def render_markdown(doc: dict) -> str:
                          f"{_f(t['dimensions']['grounding_accuracy'])} | {_f(t['dimensions']['consistency'])} | "
                          f"{t['missing_dimensions'] or ''} |")
     lines += ["", "Composite = weighted sum of the level's dimension scores; track / pack / overall dimension scores "
-              "are means of task scores; task scores are means over runs.", ""]
+              "are means of task scores; task scores are means over runs. 95% CI: percentile bootstrap over tasks "
+              "(2,000 resamples, seed 0); models whose intervals overlap, directly or through a chain, share a tie "
+              "group and its rank band (positions first-last).", ""]
     return "\n".join(lines)
 
 

@@ -60,9 +60,16 @@ def rank_reason(n_replies_scored, min_replies) -> str:
             "(min_replies_for_interval): not ranked")
 
 
-def criterion_label(criterion: str) -> str:
-    """Column heading for the zeros of a criterion: 'correctness' -> 'correctness 0'."""
-    return f"{criterion} 0"
+def criterion_label(criterion: str, direction: str | None = "higher") -> str:
+    """Column heading for the replies at a criterion's worst level: 'correctness' -> 'correctness 0' (its zeros);
+    a lower-is-better criterion (a count of errors, a fault flag) loses its points at the maximum, so its column is
+    'grammaticality worst' and never counts the best replies as zeros."""
+    return f"{criterion} worst" if direction == "lower" else f"{criterion} 0"
+
+
+def is_worst_column(column: str) -> bool:
+    """True for the per-criterion columns of replies at the worst level ('<criterion> 0' / '<criterion> worst')."""
+    return column.endswith(" 0") or column.endswith(" worst")
 
 
 def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame, intervals: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -72,10 +79,11 @@ def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame, intervals: pd.
     ``intervals``: fct_model_run_score_intervals rows or None. One output row per run key, columns:
     model run, rater, rater kind, rubric version, ready, "ready of N" text (None when the rubric has no ready rule:
     n_ready is NULL), score 0-10 with n_replies_scored (the complete replies behind it), a "<criterion> 0" column
-    per criterion (replies with the criterion at its minimum; missing when the rater scored none of the run's
-    replies on it), and with intervals: 95% CI low/high, is_below_min_replies, tie group, rank band, rank range and
-    rank_reason. Runs with fewer complete replies than the interval mart's min_replies_for_interval are not ranked
-    (rank columns missing, rank_reason says why). Tie groups are numbered within one rater (and rubric). Sorted best
+    per criterion (replies with the criterion at its worst level: its minimum, or its maximum for a lower-is-better
+    criterion, then headed "<criterion> worst"; missing when the rater scored none of the run's replies on it), and
+    with intervals: 95% CI low/high, is_below_min_replies, tie group, rank band, rank range and rank_reason. Runs
+    with fewer complete replies than the interval mart's min_replies_for_interval are not ranked (rank columns
+    missing, rank_reason says why). Tie groups are numbered within one rater (and rubric). Sorted best
     first (score, then run name).
     """
     if runs.empty:
@@ -92,12 +100,16 @@ def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame, intervals: pd.
     if not criteria.empty:
         order = criteria.groupby("criterion")["criterion_order"].min().sort_values().index.tolist()
         crit = criteria.copy()
-        crit["n_at_minimum"] = crit["n_at_minimum"].astype("Float64")
+        # worst level = the minimum for higher-is-better criteria, the maximum for lower-is-better ones
+        worst = "n_at_worst" if "n_at_worst" in crit else "n_at_minimum"
+        crit["n_worst"] = crit[worst].astype("Float64")
         if "n_scored" in crit:  # a criterion the rater never scored for the run has no zeros to count
-            crit["n_at_minimum"] = crit["n_at_minimum"].where(crit["n_scored"] > 0)
-        zeros = crit.groupby(RUN_KEYS + ["criterion"], dropna=False)["n_at_minimum"].sum(min_count=1)
+            crit["n_worst"] = crit["n_worst"].where(crit["n_scored"] > 0)
+        direction = (crit.groupby("criterion")["direction"].first() if "direction" in crit
+                     else pd.Series("higher", index=order))
+        zeros = crit.groupby(RUN_KEYS + ["criterion"], dropna=False)["n_worst"].sum(min_count=1)
         zeros = zeros.unstack("criterion").reindex(columns=order)
-        zeros.columns = [criterion_label(c) for c in zeros.columns]
+        zeros.columns = [criterion_label(c, direction.get(c)) for c in zeros.columns]
         out = out.merge(zeros.reset_index(), on=RUN_KEYS, how="left")
         for c in zeros.columns:
             out[c] = out[c].astype("Int64")

@@ -96,6 +96,14 @@ def test_leaderboard_suite_without_ready_rule_and_several_rubrics():
     assert (board["n"] >= 98).all()
     # tie groups are numbered within each task rubric and named so
     gec = board[board["rubric"] == "sottana_gec"]
+    # GEC's error counts (lower is better) count their worst level (most errors), headed "<criterion> worst"
+    assert {"grammaticality worst", "overcorrection worst", "semantics 0"} <= set(board.columns)
+    assert "grammaticality 0" not in board.columns
+    rater = at.sidebar.selectbox(key="lb_rater").value
+    opt = gec[gec["model run"] == "opt-iml-max-30b"].iloc[0]
+    # replies with 2 or more errors left (fct_model_run_criterion_scores.n_at_worst) per rater
+    assert opt["grammaticality worst"] == {"prolific_5995e": 10, "gpt-4": 5, "prolific_61102": 29,
+                                           "prolific_57e2b": 29}[rater]
     # GEC counts errors (lower is better): runs separate into tie groups of this rater and rubric
     assert all(t.startswith("sottana_gec · ") for t in gec["tie group"]) and gec["rank band"].notna().all()
     # the chart's rows are unique runs of the board: each dot sits on its own bar (gpt-3.5-turbo is in all three)
@@ -130,15 +138,61 @@ def test_points_lost_heat_map_and_cell_replies():
     # Default cell: the most zeros (Gemma 3 4B, correctness: 2 of 3 scored replies at 0).
     assert at.selectbox(key="pl_run_None").value == "Gemma 3 4B (local)"
     assert at.selectbox(key="pl_crit_None").value == "correctness"
-    assert "2 of 3 scored replies at the minimum" in at.caption[0].value
+    assert "2 of 3 scored replies at the minimum" in cell_caption(at)
     replies = frame(at, "open", "item_id")
     assert replies["item_id"].tolist()[:2] == ["M01", "S07"] and replies["score"].tolist() == [0, 0, 2]
     assert replies["open"].iloc[0] == "./reply?response_id=larkfield-M01-2e3f70ab4524-r1"
     at.selectbox(key="pl_run_None").set_value("Mistral 7B (local)").run()
     replies = frame(no_errors(at), "open", "item_id")
     assert replies.iloc[0]["item_id"] == "U03" and replies.iloc[0]["reason"] == "invents a no-discount rule"
-    at.radio(key="pl_metric").set_value("mean score").run()
-    assert "mean score 1.25" in no_errors(at).caption[0].value  # Mistral correctness: 0, 1, 2, 2
+    at.radio(key="pl_metric").set_value("mean points lost").run()
+    # Mistral correctness: 0, 1, 2, 2 of 2: mean 1.25, points lost (2-0 + 2-1) / 4 = 0.75
+    assert "mean score 1.25, mean points lost 0.75" in cell_caption(no_errors(at))
+    assert not any("Lower is better for" in c.value for c in at.caption)  # the lesson has no lower-is-better one
+
+
+def cell_caption(at: AppTest) -> str:
+    """The caption under the heat map's chosen cell (it counts the cell's scored replies)."""
+    return next(c.value for c in at.caption if "scored replies" in c.value or "scored none" in c.value)
+
+
+def test_points_lost_lower_is_better_criterion_is_red_where_errors_are():
+    # Sottana GEC grammaticality counts errors left (0-2, lower is better): its worst level is 2, not 0.
+    at = page("points_lost").run()
+    at.sidebar.selectbox(key="pl_suite").set_value("sottana").run()
+    at.sidebar.selectbox(key="pl_rater").set_value("prolific_57e2b").run()
+    assert any("Lower is better for grammaticality, overcorrection" in c.value for c in no_errors(at).caption)
+    at.selectbox(key="pl_run_None").set_value("opt-iml-max-30b · sottana_gec").run()
+    at.selectbox(key="pl_crit_None").set_value("grammaticality").run()
+    caption = cell_caption(no_errors(at))
+    # 29 of opt-iml's 100 corrections keep 2 or more errors (fct_model_run_criterion_scores.n_at_worst); the mean
+    # 1.00 errors is also its mean points lost: max 2 - (2 + 0 - score) = score
+    assert "grammaticality is lower-is-better" in caption
+    assert ("29 of 100 scored replies at the worst level (the maximum); mean score 1.00, mean points lost 1.00"
+            in caption)
+    replies = frame(at, "open", "item_id")
+    scores = replies["score"].tolist()
+    assert scores[:29] == [2] * 29 and scores == sorted(scores, reverse=True)  # worst (most errors) first
+    chart = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    spec = chart[0].proto.spec
+    assert "grammaticality (lower is better)" in spec and "semantics (lower is better)" not in spec
+
+
+def test_grade_page_composite_leaderboard_with_intervals():
+    at = no_errors(page("grade").run())
+    board = frame(at, "model", "composite", "95% CI low", "tie group").set_index("model")
+    # fct_grade__composite_intervals on the bundled example pack: three models far apart, three groups of one
+    assert board.index.tolist() == ["synthetic-strong", "synthetic-mixed", "synthetic-weak"]
+    strong = board.loc["synthetic-strong"]
+    assert strong["composite"] == pytest.approx(0.9775) and strong["tasks"] == 10
+    assert strong["95% CI low"] == pytest.approx(0.9725) and strong["95% CI high"] == pytest.approx(0.9815)
+    assert board["rank band"].tolist() == ["1", "2", "3"] and board["tie group"].tolist() == [1, 2, 3]
+    assert board.loc["synthetic-weak", "composite"] == pytest.approx(0.344238, abs=1e-6)
+    assert any("percentile bootstrap over tasks (2,000 resamples" in c.value for c in at.caption)
+    dims = frame(at, "model", "grounding_accuracy", "consistency").set_index("model")
+    assert dims.loc["synthetic-mixed", "grounding_accuracy"] == pytest.approx(0.821667, abs=1e-6)
+    data = _chart_data(at)
+    assert sorted(data["model"]) == sorted(board.index) and (data["composite_ci_low"] <= data["composite"]).all()
 
 
 def _slice_script(rater_required: bool) -> None:
@@ -178,23 +232,33 @@ def test_heat_map_scale_blanks_and_legend():
 
     import app_common as ac
 
+    # y is lower-is-better (scores 0-2 counting errors): 2 is its worst level
     heat = pd.DataFrame({"system_id": ["a", "a", "b", "b"], "criterion": ["x", "y", "x", "y"],
-                         "criterion_order": [1, 2, 1, 2], "n_scored": [3, 0, 2, 2], "n_at_minimum": [0, 0, 0, 0],
-                         "n_at_maximum": [3, 0, 2, 2], "mean_score": [2.0, 0.0, 2.0, 2.0], "n_stale": [0, 0, 0, 0]})
+                         "criterion_order": [1, 2, 1, 2], "direction": ["higher", "lower", "higher", "lower"],
+                         "n_scored": [3, 0, 2, 2], "n_at_minimum": [0, 0, 0, 0], "n_at_worst": [0, 0, 0, 2],
+                         "n_at_maximum": [3, 0, 2, 2], "mean_score": [2.0, 0.0, 2.0, 2.0],
+                         "mean_points_lost": [0.0, 0.0, 0.0, 2.0], "n_stale": [0, 0, 0, 0]})
     cells = ac.heatmap_frame(heat)
-    assert pd.isna(cells.loc[1, "n_at_minimum"]) and pd.isna(cells.loc[1, "mean_score"])  # never scored: blank
-    assert cells.loc[0, "n_at_minimum"] == 0  # scored, no zeros: a real 0
-    spec = ac.heatmap_chart(cells, "n_at_minimum", "zeros", ["x", "y"], ["a", "b"]).to_dict()
+    assert pd.isna(cells.loc[1, "n_at_worst"]) and pd.isna(cells.loc[1, "mean_points_lost"])  # never scored: blank
+    assert cells.loc[0, "n_at_worst"] == 0  # scored, nothing at the worst level: a real 0
+    assert cells["criterion_label"].tolist() == ["x", "y (lower is better)", "x", "y (lower is better)"]
+    spec = ac.heatmap_chart(cells.iloc[[0, 1, 2]], "n_at_worst", "worst", ["x", "y"], ["a", "b"]).to_dict()
     rect, text = spec["layer"]
     color = rect["encoding"]["color"]
     scored = color["condition"]  # cells with a value; the others are grey
-    assert scored["test"] == "isValid(datum.n_at_minimum)" and color["value"] == "#eeeeee"
+    assert scored["test"] == "isValid(datum.n_at_worst)" and color["value"] == "#eeeeee"
     # all-zero map: the scale starts at 0 and reaches at least 1, so 0 is the scheme's lightest colour, not red
     assert scored["scale"]["domain"] == [0, 1.0] and scored["scale"]["scheme"] == "reds"
     assert scored["legend"]["format"] == "d"  # whole numbers, never "0.000000"
-    assert {"filter": "isValid(datum.n_at_minimum)"} in text["transform"]
-    spec = ac.heatmap_chart(cells, "mean_score", "mean", ["x", "y"], ["a", "b"]).to_dict()
-    assert spec["layer"][0]["encoding"]["color"]["condition"]["legend"]["format"] == ".2f"
+    assert {"filter": "isValid(datum.n_at_worst)"} in text["transform"]
+    assert rect["encoding"]["x"]["sort"] == ["x", "y (lower is better)"]
+    spec = ac.heatmap_chart(cells, "mean_points_lost", "mean points lost", ["x", "y"], ["a", "b"]).to_dict()
+    scored = spec["layer"][0]["encoding"]["color"]["condition"]
+    # the lower-is-better cell at its maximum (2 errors) is the reddest: red means bad for both criteria
+    assert scored["legend"]["format"] == ".2f" and scored["scale"]["domain"] == [0, 2.0]
+    assert scored["scale"]["scheme"] == "reds"
+    plain = ac.heatmap_frame(heat.drop(columns=["direction"]))  # no direction column: higher is better
+    assert plain["criterion_label"].tolist() == ["x", "y", "x", "y"]
 
 
 def test_reply_drill_down_shows_everything():
@@ -245,6 +309,33 @@ def test_agreement_page_plots_every_optional_mart_and_defaults_to_the_biggest_pa
     for table in plotted:
         assert "criterion" in at.selectbox(key=f"ag_{table}_label").options, table
     assert len(at.get("vega_lite_chart")) == 1 + len(plotted)  # two-reader plot + one per plotted mart
+
+
+def test_agreement_page_judge_failure_policy_and_direction_labels():
+    at = no_errors(page("agreement").run())
+    assert at.radio(key="ag_policy").value == "excluded"  # the default: a failure code is not a judgement
+    assert any("Default excluded" in c.value for c in at.caption)
+
+    def llama(at):
+        diag = frame(at, "judge_mean", "mean_bias", "n_judge_scores_excluded")
+        row = diag[(diag["rater_id"] == "Llama-13B/eval_prompt_1") & (diag["criterion"] == "coherence")]
+        return diag, row.iloc[0]
+
+    diag, row = llama(at)
+    assert set(diag["judge_failure_policy"]) == {"excluded"}
+    # HANNA: Llama-13B (prompt 1) gave 5 of the 1,056 stories a failure code on coherence
+    assert row["n_items"] == 1051 and row["n_judge_scores_excluded"] == 5
+    assert row["judge_mean"] == pytest.approx(2.495909, abs=1e-6)
+    # Sottana's GEC error counts are lower-is-better: the bias columns are labelled so
+    assert any("lower-is-better criterion (grammaticality, overcorrection) a positive bias means the judge flags "
+               "more faults" in c.value for c in at.caption)
+    at.radio(key="ag_policy").set_value("as_recorded").run()
+    diag, row = llama(no_errors(at))
+    assert set(diag["judge_failure_policy"]) == {"as_recorded"}
+    assert row["n_items"] == 1056 and row["n_judge_scores_excluded"] == 0  # failure codes averaged in
+    assert row["judge_mean"] == pytest.approx(2.484722, abs=1e-6)
+    agree = frame(at, "kendall_tau_b", "level")
+    assert set(agree["judge_failure_policy"]) == {"as_recorded"}
 
 
 def test_label_columns_whatever_the_text_dtype():
@@ -299,7 +390,8 @@ def test_marts_page_lists_every_mart():
 
 def test_missing_warehouse_says_run_make_build(tmp_path, monkeypatch):
     monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(tmp_path / "evalhouse.duckdb"))
-    for name in ("leaderboard", "points_lost", "reply", "agreement", "blind_scoring", "ranking_practice", "marts"):
+    for name in ("leaderboard", "points_lost", "reply", "agreement", "grade", "blind_scoring", "ranking_practice",
+                 "marts"):
         at = page(name).run()
         assert not at.exception
         assert "run `make build`" in at.error[0].value, name

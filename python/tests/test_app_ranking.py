@@ -6,8 +6,9 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from evalhouse.leaderboard import (add_rank_bands, ci_flag, find_id_column, find_interval_columns, group_labels,
-                                   interval_chart_data, leaderboard_table, run_score_intervals)
+from evalhouse.leaderboard import (add_rank_bands, ci_flag, criterion_label, find_id_column, find_interval_columns,
+                                   group_labels, interval_chart_data, is_worst_column, leaderboard_table,
+                                   run_score_intervals)
 from evalhouse.ranking import pair_agreement, rank_bands
 from evalhouse.stats import bootstrap_mean_ci
 
@@ -205,3 +206,20 @@ def test_add_rank_bands_ranks_within_groups_only():
                        "lo": [8, 4, 4, 8], "hi": [10, 6, 6, 10]})
     out = add_rank_bands(df, "m", "e", "lo", "hi", group_cols=["g"])
     assert out["rank_band"].tolist() == ["1", "2", "2", "1"]
+
+
+def test_lower_is_better_criteria_count_their_worst_level():
+    # a: higher is better (worst = minimum); e: errors counted, lower is better (worst = maximum). The mart's
+    # n_at_worst is used, so e's column counts the replies with the most errors, never its error-free "zeros".
+    keys = dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human")
+    runs = pd.DataFrame([dict(keys, system_id=k, n_replies_rated=4, n_replies_scored=4, n_ready=None, score_0_10=sc,
+                              n_stale_scores=0) for k, sc in (("r1", 9.0), ("r2", 4.0))])
+    crit = pd.DataFrame([dict(keys, system_id=k, criterion=c, criterion_order=o, direction=d, n_scored=4,
+                              n_at_minimum=mn, n_at_worst=w)
+                         for k, c, o, d, mn, w in (("r1", "a", 1, "higher", 0, 0), ("r1", "e", 2, "lower", 4, 0),
+                                                   ("r2", "a", 1, "higher", 1, 1), ("r2", "e", 2, "lower", 1, 3))])
+    board = leaderboard_table(runs, crit).set_index("system_id")
+    assert [c for c in board.columns if is_worst_column(c)] == ["a 0", "e worst"]
+    assert board.loc["r1", "e worst"] == 0 and board.loc["r2", "e worst"] == 3  # not n_at_minimum (4, 1)
+    assert board.loc["r2", "a 0"] == 1
+    assert criterion_label("e", "lower") == "e worst" and criterion_label("a") == "a 0"

@@ -35,8 +35,16 @@ def test_scorecard_results_validate_and_composite_is_the_weighted_sum(con, tmp_p
             assert o["dimensions"][d] == pytest.approx(sum(t["dimensions"][d] for t in m["tasks"]) / len(m["tasks"]),
                                                        abs=1e-11)
     assert [r["model"] for r in doc["leaderboard"]] == ["synthetic-strong", "synthetic-mixed", "synthetic-weak"]
+    # the leaderboard's intervals and bands are the mart's (same function, seed and threshold)
+    mart = {r[0]: r[1:] for r in con.execute("select model, composite_ci_low, composite_ci_high, tie_group, rank_band "
+                                             "from fct_grade__composite_intervals").fetchall()}
+    for r in doc["leaderboard"]:
+        low, high, group, band = mart[r["model"]]
+        assert r["ci_low"] == pytest.approx(low, abs=1e-12) and r["ci_high"] == pytest.approx(high, abs=1e-12)
+        assert (r["tie_group"], r["rank_band"]) == (group, band)
+    assert [r["rank_band"] for r in doc["leaderboard"]] == ["1", "2", "3"]
     text = md.read_text(encoding="utf-8")
-    assert "SYNTHETIC" in text and "| 1 | synthetic-strong |" in text
+    assert "SYNTHETIC" in text and "| 1 | synthetic-strong | 0.978 | 0.973-0.982 | 1 |" in text
 
 
 def test_overall_composite_equals_weighted_sum_exactly_in_decimal(con):
@@ -127,7 +135,7 @@ def test_every_grade_mart_column_is_documented(con):
     described = {m["name"]: {c["name"] for c in m.get("columns", []) if c.get("description")} for m in doc["models"]}
     marts = [r[0] for r in con.execute("select table_name from information_schema.tables "
                                        "where table_name like 'fct_grade__%' or table_name like 'dim_grade__%'").fetchall()]
-    assert len(marts) == 11  # + fct_grade__answer_rule_checks
+    assert len(marts) == 12  # + fct_grade__answer_rule_checks, fct_grade__composite_intervals
     for mart in marts:
         cols = {r[0] for r in con.execute(f"select column_name from (describe {mart})").fetchall()}
         assert cols - described.get(mart, set()) == set(), mart

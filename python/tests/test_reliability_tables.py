@@ -145,3 +145,17 @@ def test_categorical_input_from_duckdb_gives_the_same_tables():
     for fn in (reliability.reliability_table, reliability.judge_human_table, reliability.judge_diagnostics_table,
                reliability.system_rankings_table, reliability.coder_set_alpha_table):
         pd.testing.assert_frame_equal(fn(cat), fn(t), check_dtype=True)
+
+
+def test_with_direction_labels_each_row_from_its_rubric():
+    table = pd.DataFrame({"suite": ["s", "s", "s", "t"], "judge_failure_policy": ["excluded"] * 4,
+                          "rubric_id": ["g", "g", "g", "g"], "rubric_version": pd.array([1, 1, 2, 1], dtype="Int32"),
+                          "criterion": ["errors", "meaning", "errors", "errors"], "mean_bias": [0.5, -0.2, 0.1, 0.0]})
+    criteria = pd.DataFrame({"suite": ["s", "s", "s"], "rubric_id": ["g", "g", "g"], "rubric_version": [1, 1, 2],
+                             "criterion": ["errors", "meaning", "errors"], "direction": ["lower", "higher", "higher"]})
+    out = reliability.with_direction(table, criteria)
+    assert list(out.columns) == ["suite", "judge_failure_policy", "rubric_id", "rubric_version", "criterion",
+                                 "direction", "mean_bias"]
+    # matched on suite x rubric x version x criterion; suite t has no rubric row: higher (int_rubric_criteria's default)
+    assert out["direction"].tolist() == ["lower", "higher", "higher", "higher"]
+    assert out["mean_bias"].tolist() == table["mean_bias"].tolist()

@@ -1,5 +1,6 @@
 """AlpacaEval-style judge diagnostics: bias, variance, same-level share, length correlation.
 
+Each row carries its criterion's direction (evalhouse.reliability.with_direction).
 One block of rows per judge-failure policy (excluded, as_recorded; evalhouse.reliability.FAILURE_POLICIES).
 The logic is evalhouse.reliability.judge_diagnostics_table (statistics in evalhouse.stats); see _reliability__models.yml.
 """
@@ -7,7 +8,8 @@ The logic is evalhouse.reliability.judge_diagnostics_table (statistics in evalho
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from evalhouse.reliability import by_failure_policy, frame_from_relation, judge_diagnostics_table
+    from evalhouse.reliability import by_failure_policy, frame_from_relation, judge_diagnostics_table, with_direction
 
     scores = frame_from_relation(dbt.ref("int_reliability_scores"))
-    return by_failure_policy(judge_diagnostics_table, scores)
+    criteria = dbt.ref("int_rubric_criteria").project("suite, rubric_id, rubric_version, criterion, direction").df()
+    return with_direction(by_failure_policy(judge_diagnostics_table, scores), criteria)
