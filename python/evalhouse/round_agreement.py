@@ -1,9 +1,9 @@
 """Agreement of a rating round's readers: per measure across all readers, and per pair of readers.
 
-Input (``readings``): one row per round x measure x reply x reader, columns ``READING_COLUMNS``; ``value`` is text
-(a criterion's whole level, or 'true' / 'false' for the decision measure ``ready``), ``scale`` the measure's ordered
-labels as text joined by ``|`` (a criterion: every level from the rubric's min to max; ready: ``false|true``), so
-a statistic means the same whatever subset of levels was used. The statistics are evalhouse.stats's:
+Input (``readings``, the dbt model int_round_readings): one row per round x measure x reply x reader, columns
+``READING_COLUMNS``; ``value`` is text (a criterion's whole level, or 'true' / 'false' for the decision measure
+``ready``). The labels are the measure's full scale -- a criterion: every level from ``scale_min`` to ``scale_max``
+(the rubric's); ready (scale_min NULL): false, true -- so a statistic means the same whatever levels were used. The statistics are evalhouse.stats's:
 
 - ``round_agreement``: per round x measure, exact agreement (share of replies with two or more readings where every
   reader gave the same value) and Krippendorff's alpha (nominal and ordinal) over all readers, missing readers
@@ -26,7 +26,8 @@ from evalhouse.stats import cohen_kappa, exact_agreement, krippendorff_alpha
 __all__ = ["READING_COLUMNS", "ROUND_AGREEMENT_COLUMNS", "PAIR_AGREEMENT_COLUMNS", "round_agreement",
            "round_pair_agreement"]
 
-READING_COLUMNS = ["round_id", "measure", "measure_order", "response_id", "rater_id", "value", "scale"]
+READING_COLUMNS = ["round_id", "measure", "measure_order", "response_id", "rater_id", "value", "scale_min",
+                   "scale_max"]
 ROUND_AGREEMENT_COLUMNS = [
     "round_id", "measure", "measure_order", "n_replies_read", "n_replies_pairable", "n_readers", "n_readings",
     "exact_agreement", "exact_agreement_reason", "alpha_nominal", "alpha_nominal_reason", "alpha_ordinal",
@@ -38,13 +39,12 @@ PAIR_AGREEMENT_COLUMNS = [
 ]
 
 
-def _labels(scale: str) -> list:
-    """The measure's ordered labels: integers for a criterion's levels, text for ready."""
-    parts = scale.split("|")
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        return parts
+def _labels(g: pd.DataFrame) -> list:
+    """The measure's ordered labels: a criterion's levels scale_min..scale_max, or ['false', 'true'] for ready."""
+    lo, hi = g["scale_min"].iloc[0], g["scale_max"].iloc[0]
+    if pd.isna(lo) or pd.isna(hi):
+        return ["false", "true"]
+    return list(range(int(lo), int(hi) + 1))
 
 
 def _typed(values, labels: list) -> list:
@@ -59,7 +59,7 @@ def round_agreement(readings: pd.DataFrame) -> pd.DataFrame:
     x readers matrix (missing cells NaN) with the measure's scale as labels."""
     rows = []
     for (round_id, measure), g in readings.groupby(["round_id", "measure"], sort=True):
-        labels = _labels(g["scale"].iloc[0])
+        labels = _labels(g)
         g = g.assign(v=_typed(g["value"], labels))
         per_reply = g.groupby("response_id")["v"].agg(list)
         pairable = per_reply[per_reply.map(len) >= 2]
@@ -92,7 +92,7 @@ def round_pair_agreement(readings: pd.DataFrame) -> pd.DataFrame:
     (text labels) the weighted kappas are NULL ("weighted kappa does not apply to a binary decision")."""
     rows = []
     for (round_id, measure), g in readings.groupby(["round_id", "measure"], sort=True):
-        labels = _labels(g["scale"].iloc[0])
+        labels = _labels(g)
         by_rater = {r: dict(zip(x["response_id"], _typed(x["value"], labels)))
                     for r, x in g.groupby("rater_id", sort=True)}
         for a, b in itertools.combinations(sorted(by_rater), 2):

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from evalhouse import rounds
-from evalhouse.round_agreement import round_agreement, round_pair_agreement
+from evalhouse.round_agreement import READING_COLUMNS, round_agreement, round_pair_agreement
 from evalhouse.rounds import PacketLocked, RoundAccessError, RoundError
 
 RATERS = ["ana", "ben", "chloe", "dev"]
@@ -192,9 +192,9 @@ def test_reassign_is_logged_and_checked(con, dirs):
     assert [e["action"] for e in rounds.assignment_events("rd1", root)].count("reassign") == 1
 
 
-def _readings(table, measure="accuracy", scale="0|1|2", round_id="rd1"):
-    return pd.DataFrame([(round_id, measure, 1, u, r, str(v), scale) for u, r, v in table],
-                        columns=["round_id", "measure", "measure_order", "response_id", "rater_id", "value", "scale"])
+def _readings(table, measure="accuracy", scale=(0, 2), round_id="rd1"):
+    return pd.DataFrame([(round_id, measure, 1, u, r, str(v), *scale) for u, r, v in table],
+                        columns=READING_COLUMNS)
 
 
 # reply u3 has no reading by c, u4 none by b (missing readers)
@@ -240,6 +240,6 @@ def test_undefined_agreement_is_null_with_reason():
     same = round_pair_agreement(_readings([("u1", "a", 1), ("u1", "b", 1)])).iloc[0]
     assert same.exact_agreement == 1 and pd.isna(same.cohen_kappa) and same.kappa_null_reason == "undefined: both raters used a single, identical category"
     ready = round_pair_agreement(_readings([("u1", "a", "true"), ("u1", "b", "false"), ("u2", "a", "true"),
-                                            ("u2", "b", "true")], measure="ready", scale="false|true")).iloc[0]
+                                            ("u2", "b", "true")], measure="ready", scale=(None, None))).iloc[0]
     assert pd.isna(ready.kappa_linear) and "binary decision" in ready.kappa_null_reason
     assert ready.exact_agreement == pytest.approx(0.5)
