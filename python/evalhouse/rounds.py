@@ -47,7 +47,7 @@ __all__ = [
     "ROUND_COLUMNS", "ASSIGNMENT_COLUMNS", "RoundError", "RoundAccessError", "PacketLocked", "Lock",
     "rounds_dir", "assign", "select_replies", "create_round", "list_rounds", "load_round", "packet_holders",
     "packet_replies", "rater_packets", "round_of_packet", "open_packet", "release_packet", "active_lock",
-    "check_lock", "reassign", "packet_status", "resolve_rubric", "assignment_events",
+    "check_lock", "reassign", "packet_status", "resolve_rubric", "assignment_events", "save_round_reply",
 ]
 
 ROUND_COLUMNS = [
@@ -542,3 +542,21 @@ def packet_status(round_id: str, root: Path | None = None, keys_dir: Path | None
                     "n_replies": len(letters_), "n_saved": n_saved, "submitted": bool(letters_) and n_saved == len(letters_),
                     "locked_until": _iso(lock.expires_at) if lock else ""})
     return out
+
+
+def save_round_reply(round_id: str, packet_id: str, letter: str, rater_id: str, session_id: str,
+                     scores: dict[str, int | None], reason: str, root: Path | None = None,
+                     keys_dir: Path | None = None, store_dir: Path | None = None, db: Path | None = None) -> Path:
+    """Save one reply of a round packet through evalhouse.blind_app.save_reply (validation, duplicate check, a new
+    store file), only when ``rater_id`` is the packet's rater and ``session_id`` holds its lock. Raises
+    RoundAccessError / PacketLocked (nothing saved) or blind_app.SaveRefused."""
+    from evalhouse.blind_app import load_packet, save_reply
+
+    rnd = load_round(round_id, root)
+    rater_id = _check_rater(rnd, rater_id)
+    holder = packet_holders(round_id, root).get(packet_id)
+    if holder is None or holder["rater_id"] != rater_id:
+        raise RoundAccessError(f"packet {packet_id} is not assigned to {rater_id}")
+    check_lock(round_id, packet_id, rater_id, session_id, root=root)
+    packet = load_packet(packet_id, keys_dir=keys_dir, db=db)
+    return save_reply(packet, letter, rater_id, scores, reason, keys_dir=keys_dir, store_dir=store_dir, db=db)
