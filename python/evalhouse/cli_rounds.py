@@ -97,3 +97,21 @@ def register(app: typer.Typer) -> None:
         except RoundError as exc:
             _fail(exc)
         typer.echo(f"packet {packet_id}: {event['from_rater_id']} -> {event['rater_id']} ({event['reason']})")
+
+    @rounds_app.command("adjudication-template")
+    def adjudication_template_cmd(
+        round_id: str = typer.Argument(..., help="Round id"),
+        out_file: str = typer.Argument(..., help="CSV to write (must not exist)"),
+    ) -> None:
+        """Write the replies the readers disagree on (after `make build`) as a CSV for the adjudicator to fill in;
+        import it with `evalhouse import-ratings FILE --rater NAME --rater-kind adjudicator`."""
+        from evalhouse.rounds import RoundError, adjudication_template
+        from evalhouse.warehouse import WarehouseMissing, connect_readonly
+
+        try:
+            with connect_readonly() as con:
+                n = adjudication_template(con, round_id, out_file)
+        except (RoundError, WarehouseMissing, FileExistsError) as exc:
+            _fail(exc)
+        typer.echo(f"wrote {n} rows to {out_file}: fill in score and reason, then `evalhouse import-ratings "
+                   f"{out_file} --rater <adjudicator> --rater-kind adjudicator`")

@@ -1,6 +1,6 @@
 """Agreement of a rating round's readers: per measure across all readers, and per pair of readers.
 
-Input (``readings``, the dbt model int_round_readings): one row per round x measure x reply x reader, columns
+Input (``readings``, the dbt model fct_round_readings): one row per round x measure x reply x reader, columns
 ``READING_COLUMNS``; ``value`` is text (a criterion's whole level, or 'true' / 'false' for the decision measure
 ``ready``). The labels are the measure's full scale -- a criterion: every level from ``scale_min`` to ``scale_max``
 (the rubric's); ready (scale_min NULL): false, true -- so a statistic means the same whatever levels were used. The statistics are evalhouse.stats's:

@@ -48,6 +48,7 @@ __all__ = [
     "rounds_dir", "assign", "select_replies", "create_round", "list_rounds", "load_round", "packet_holders",
     "packet_replies", "rater_packets", "round_of_packet", "open_packet", "release_packet", "active_lock",
     "check_lock", "reassign", "packet_status", "resolve_rubric", "assignment_events", "save_round_reply",
+    "adjudication_template",
 ]
 
 ROUND_COLUMNS = [
@@ -560,3 +561,31 @@ def save_round_reply(round_id: str, packet_id: str, letter: str, rater_id: str, 
     check_lock(round_id, packet_id, rater_id, session_id, root=root)
     packet = load_packet(packet_id, keys_dir=keys_dir, db=db)
     return save_reply(packet, letter, rater_id, scores, reason, keys_dir=keys_dir, store_dir=store_dir, db=db)
+
+
+ADJUDICATION_COLUMNS = ["response_id", "rubric_id", "rubric_version", "criterion", "score", "reason", "readings"]
+
+
+def adjudication_template(con, round_id: str, out_file: Path, root: Path | None = None) -> int:
+    """Write ``out_file`` (CSV, a new file) for the adjudicator: one row per criterion of every reply the round's
+    readers disagree on (fct_round_disagreements of the published warehouse), score and reason empty, the readers'
+    values of that criterion in ``readings`` for context (ignored on import). Filled in, it is imported as new
+    ratings with ``evalhouse import-ratings FILE --rater NAME --rater-kind adjudicator``. Returns the rows written;
+    raises RoundError for an unknown round or when there is nothing to adjudicate (nothing written)."""
+    rnd = load_round(round_id, root)
+    replies = [r for (r,) in con.execute(
+        "select distinct response_id from fct_round_disagreements where round_id = ? order by 1", [round_id]
+    ).fetchall()]
+    if not replies:
+        raise RoundError(f"round {round_id}: the readers disagree on no reply in the published warehouse (run "
+                         "`make build` after new readings)")
+    criteria = [c for (c,) in con.execute(
+        "select criterion from dim_rubric_levels where rubric_id = ? and rubric_version = ? "
+        "group by criterion order by min(criterion_order)", [rnd["rubric_id"], rnd["rubric_version"]]).fetchall()]
+    readings = {(r, m): v for r, m, v in con.execute(
+        "select response_id, measure, readings from fct_round_disagreements where round_id = ?", [round_id]
+    ).fetchall()}
+    rows = [{"response_id": r, "rubric_id": rnd["rubric_id"], "rubric_version": rnd["rubric_version"],
+             "criterion": c, "readings": readings.get((r, c), "agreed")} for r in replies for c in criteria]
+    write_new(Path(out_file), _csv_bytes(ADJUDICATION_COLUMNS, rows))
+    return len(rows)

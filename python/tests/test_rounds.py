@@ -6,6 +6,7 @@ dim_rubric_levels, and every store folder is a tmp_path.
 from __future__ import annotations
 
 import collections
+import csv
 import datetime as dt
 
 import duckdb
@@ -243,3 +244,27 @@ def test_undefined_agreement_is_null_with_reason():
                                             ("u2", "b", "true")], measure="ready", scale=(None, None))).iloc[0]
     assert pd.isna(ready.kappa_linear) and "binary decision" in ready.kappa_null_reason
     assert ready.exact_agreement == pytest.approx(0.5)
+
+
+def test_adjudication_template_lists_disagreements_once_per_criterion(con, dirs, tmp_path):
+    _create(con, dirs)
+    con.execute("create table fct_round_disagreements (round_id varchar, response_id varchar, measure varchar, "
+                "readings varchar)")
+    con.execute("insert into fct_round_disagreements values ('rd1', 'resp-03', 'accuracy', 'ana=2; ben=1'), "
+                "('rd1', 'resp-03', 'ready', 'ana=true; ben=false'), ('other', 'resp-04', 'accuracy', 'x=1; y=2')")
+    con.execute("drop table dim_rubric_levels")
+    con.execute("create table dim_rubric_levels (suite varchar, rubric_id varchar, rubric_version integer, "
+                "criterion varchar, criterion_order integer)")
+    con.execute("insert into dim_rubric_levels values ('s1', 'r1', 2, 'tone', 2), ('s1', 'r1', 2, 'accuracy', 1), "
+                "('s1', 'r1', 1, 'old', 1)")
+    out = tmp_path / "adj.csv"
+    assert rounds.adjudication_template(con, "rd1", out, root=dirs["root"]) == 2
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [(r["response_id"], r["criterion"], r["score"], r["readings"]) for r in rows] == [
+        ("resp-03", "accuracy", "", "ana=2; ben=1"), ("resp-03", "tone", "", "agreed")]
+    with pytest.raises(FileExistsError):
+        rounds.adjudication_template(con, "rd1", out, root=dirs["root"])
+    con.execute("delete from fct_round_disagreements where round_id = 'rd1'")
+    with pytest.raises(RoundError, match="disagree on no reply"):
+        rounds.adjudication_template(con, "rd1", tmp_path / "none.csv", root=dirs["root"])
+    assert not (tmp_path / "none.csv").exists()

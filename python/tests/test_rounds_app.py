@@ -76,3 +76,22 @@ def test_lead_creates_a_round_and_sees_progress(project):
     assert not at.exception
     assert at.success[0].value.startswith("Round r2: 4 replies x 2 readers = 2 packets")
     assert [r["round_id"] for r in rounds.list_rounds()] == ["r1", "r2"]
+
+
+def test_cli_round_create_bad_input_stores_nothing(warehouse, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(paths.published_db()))
+    monkeypatch.setenv("EVALHOUSE_PROJECT_DIR", str(tmp_path))
+    base = ["round", "create", "c1", "--suite", "larkfield", "--rater", "ana", "--rater", "ben", "--due", "2099-01-01"]
+    for extra, message in ((["--readers", "3"], "3 readers per reply need at least 3 raters"),
+                           (["--rubric-version", "99"], "has no version 99"),
+                           (["--suite", "nope"], "unknown suite 'nope'")):
+        res = CliRunner().invoke(app, base + extra)
+        assert res.exit_code == 1 and message in res.output, res.output
+        assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+    res = CliRunner().invoke(app, base + ["--item", "S07"])
+    assert res.exit_code == 0, res.output
+    assert "round c1: 4 replies of larkfield" in res.output and "= 2 packets" in res.output

@@ -1,6 +1,6 @@
 -- One row per rating round: its definition and where it stands.
 with rounds as (
-    select * from {{ ref('stg_rounds_store__rounds') }}
+    select * from {{ ref('int_rounds') }}
 ),
 
 progress as (

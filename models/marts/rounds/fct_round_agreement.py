@@ -4,7 +4,7 @@ def model(dbt, session):
     dbt.config(materialized="table")
     from evalhouse.round_agreement import round_agreement
 
-    rounds = dbt.ref("stg_rounds_store__rounds").df()[["round_id", "suite", "rubric_id", "rubric_version"]]
-    out = round_agreement(dbt.ref("int_round_readings").df())
+    rounds = dbt.ref("int_rounds").df()[["round_id", "suite", "rubric_id", "rubric_version"]]
+    out = round_agreement(dbt.ref("fct_round_readings").df())
     return rounds.merge(out, on="round_id", how="inner")[["round_id", "suite", "rubric_id", "rubric_version",
                                                           *out.columns[1:]]]

@@ -1,11 +1,11 @@
 -- One row per round x reply x measure where the round's readers gave different values: the list for
 -- adjudication, with the adjudicator's rating when there is one (a new rating, rater_kind adjudicator).
 with readings as (
-    select * from {{ ref('int_round_readings') }}
+    select * from {{ ref('fct_round_readings') }}
 ),
 
 rounds as (
-    select * from {{ ref('stg_rounds_store__rounds') }}
+    select * from {{ ref('int_rounds') }}
 ),
 
 adjudicated_criteria as (

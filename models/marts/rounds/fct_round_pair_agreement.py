@@ -4,4 +4,4 @@ def model(dbt, session):
     dbt.config(materialized="table")
     from evalhouse.round_agreement import round_pair_agreement
 
-    return round_pair_agreement(dbt.ref("int_round_readings").df())
+    return round_pair_agreement(dbt.ref("fct_round_readings").df())

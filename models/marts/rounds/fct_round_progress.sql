@@ -1,7 +1,7 @@
 -- One row per round x reply: how many of its N readers have read it (a complete reading under the round's rubric
 -- version by the packet's rater now) and who is still to read it.
 with rounds as (
-    select * from {{ ref('stg_rounds_store__rounds') }}
+    select * from {{ ref('int_rounds') }}
 ),
 
 replies as (

@@ -1,6 +1,6 @@
 -- One row per round x rater: packets and replies assigned now, how many are read.
 with rounds as (
-    select * from {{ ref('stg_rounds_store__rounds') }}
+    select * from {{ ref('int_rounds') }}
 ),
 
 replies as (

@@ -3,7 +3,7 @@
 -- rubric's decision on a complete reading, 'true' / 'false'). scale_min / scale_max: the criterion's scale from the
 -- rubric (NULL for ready, whose scale is false, true). Adjudications (rater_kind adjudicator) are not readings.
 with rounds as (
-    select * from {{ ref('stg_rounds_store__rounds') }}
+    select * from {{ ref('int_rounds') }}
 ),
 
 replies as (
