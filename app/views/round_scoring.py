@@ -64,6 +64,11 @@ if not submitted:
         lock = rounds.open_packet(round_id, packet_id, rater, session_id)
     except rounds.PacketLocked as exc:
         st.error(str(exc))
+        st.caption("Reloaded the page, or left it open in another window? Take the packet over here: the other "
+                   "window can no longer save.")
+        if st.button("Take over this packet here", key="rs_take_over"):
+            rounds.open_packet(round_id, packet_id, rater, session_id, take_over=True)
+            st.rerun()
         st.stop()
     st.caption(f"Open in this session until {lock.expires_at:%H:%M} UTC (reopening renews it).")
 

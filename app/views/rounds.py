@@ -102,10 +102,18 @@ if data["dim_rounds"].empty:
 row = data["dim_rounds"].iloc[0]
 st.metric("Replies complete (last build)", f"{row['n_replies_complete']} of {row['n_replies']}")
 st.markdown("**Agreement per measure** (all readers; Krippendorff's alpha allows missing readers)")
-ac.show_table(data["fct_round_agreement"].sort_values("measure_order"), key="rr_agreement")
+ac.show_table(data["fct_round_agreement"].sort_values("measure_order")[
+    ["measure", "n_replies_pairable", "n_readers", "exact_agreement", "alpha_nominal", "alpha_ordinal",
+     "exact_agreement_reason", "alpha_nominal_reason", "alpha_ordinal_reason"]], key="rr_agreement")
 st.markdown("**Pairs of readers** (Cohen's kappa on the replies both read)")
-ac.show_table(data["fct_round_pair_agreement"].sort_values(["measure_order", "rater_a", "rater_b"]), key="rr_pairs")
+ac.show_table(data["fct_round_pair_agreement"].sort_values(["measure_order", "rater_a", "rater_b"])[
+    ["measure", "rater_a", "rater_b", "n_shared", "n_agree", "exact_agreement", "cohen_kappa", "kappa_linear",
+     "kappa_quadratic", "kappa_null_reason"]], key="rr_pairs")
 st.markdown("**To adjudicate** (readers disagree; adjudication = a new rating with rater kind adjudicator)")
-ac.show_table(data["fct_round_disagreements"].sort_values(["response_id", "measure_order"]), key="rr_disagree")
+ac.show_table(data["fct_round_disagreements"].sort_values(["response_id", "measure_order"])[
+    ["response_id", "measure", "readings", "is_adjudicated", "adjudication"]], key="rr_disagree")
+st.caption(f"`evalhouse round adjudication-template {round_id} adjudicate.csv` writes these replies for the "
+           "adjudicator; `evalhouse import-ratings adjudicate.csv --rater NAME --rater-kind adjudicator` adds the "
+           "adjudication as new ratings.")
 with st.expander("Progress per reply (last build)"):
     ac.show_table(data["fct_round_progress"], key="rr_progress")

@@ -423,10 +423,12 @@ def _write_lock_event(folder: Path, event: dict) -> None:
 
 
 def open_packet(round_id: str, packet_id: str, rater_id: str, session_id: str, now: dt.datetime | None = None,
-                root: Path | None = None) -> Lock:
+                root: Path | None = None, take_over: bool = False) -> Lock:
     """Lock the packet to ``rater_id``'s session ``session_id`` for the round's lock time (re-opening from the same
     session renews it). Raises RoundAccessError when the rater is not in the round or the packet is not theirs,
-    PacketLocked when another session holds it."""
+    PacketLocked when another session holds it -- unless ``take_over``: the packet's own rater (a reloaded page is a
+    new session) then releases the other session's lock and opens it here; saves from the other session are then
+    refused (check_lock). Only one session ever holds the lock."""
     root = Path(root) if root else rounds_dir()
     rnd = load_round(round_id, root)
     rater_id = _check_rater(rnd, rater_id)
@@ -441,7 +443,11 @@ def open_packet(round_id: str, packet_id: str, rater_id: str, session_id: str, n
     folder = root / "locks" / round_id
     with _folder_lock(folder):
         lock = active_lock(round_id, packet_id, now, root)
-        if lock is not None and lock.session_id != session_id:
+        if lock is not None and lock.session_id != session_id and take_over:
+            _write_lock_event(folder, {"round_id": round_id, "packet_id": packet_id, "rater_id": lock.rater_id,
+                                       "session_id": lock.session_id, "action": "release", "at": _iso(now),
+                                       "expires_at": _iso(now), "released_by": session_id})
+        elif lock is not None and lock.session_id != session_id:
             raise PacketLocked(f"packet {packet_id} is open in another session until {_iso(lock.expires_at)} "
                                "(close it there, or wait for the lock to expire)", lock.expires_at)
         expires = now + dt.timedelta(minutes=rnd["lock_minutes"])

@@ -166,6 +166,14 @@ def test_lock_one_session_at_a_time_and_expiry(con, dirs):
     assert rounds.release_packet("rd1", packet, "tab-2", now=T0 + dt.timedelta(minutes=41), root=root)
     assert rounds.active_lock("rd1", packet, T0 + dt.timedelta(minutes=42), root) is None
     rounds.open_packet("rd1", packet, "ben", "tab-1", now=T0 + dt.timedelta(minutes=42), root=root)
+    # the packet's rater may take it over in a new session (a reloaded page); the old session can no longer save
+    t = T0 + dt.timedelta(minutes=43)
+    rounds.open_packet("rd1", packet, "ben", "tab-3", now=t, root=root, take_over=True)
+    assert rounds.active_lock("rd1", packet, t, root).session_id == "tab-3"
+    with pytest.raises(PacketLocked):
+        rounds.check_lock("rd1", packet, "ben", "tab-1", now=t, root=root)
+    with pytest.raises(RoundAccessError):  # another rater cannot take it over
+        rounds.open_packet("rd1", packet, "ana", "x", now=t, root=root, take_over=True)
 
 
 def test_reassign_is_logged_and_checked(con, dirs):
