@@ -90,7 +90,8 @@ for letter in packet.letters:
             scores = {}
             for c in packet.criteria:
                 levels = list(range(c["max"], c["min"] - 1, -1))
-                scores[c["criterion"]] = st.radio(c["criterion"], levels, index=None, key=f"rs_{letter}_{c['criterion']}",
+                scores[c["criterion"]] = st.radio(c["criterion"], levels, index=None,
+                                                  key=f"rs_{letter}_{c['criterion']}",
                                                   captions=[c["anchors"].get(lv, "") for lv in levels])
             reason = st.text_input("One-line reason", max_chars=300, key=f"rs_{letter}_reason")
             if st.form_submit_button(f"Save reply {letter}", key=f"rs_save_{letter}", type="primary"):

@@ -74,8 +74,9 @@ def register(app: typer.Typer) -> None:
         except RoundError as exc:
             _fail(exc)
         for r in rows:
-            typer.echo(f"{r['packet_id']}\t{r['rater_id']}\t{r['n_saved']}/{r['n_replies']} replies saved\t"
-                       f"{'submitted' if r['submitted'] else 'open until ' + r['locked_until'] if r['locked_until'] else 'not submitted'}")
+            state = ("submitted" if r["submitted"] else f"open until {r['locked_until']}" if r["locked_until"]
+                     else "not submitted")
+            typer.echo(f"{r['packet_id']}\t{r['rater_id']}\t{r['n_saved']}/{r['n_replies']} replies saved\t{state}")
         done = sum(r["submitted"] for r in rows)
         typer.echo(f"{done} of {len(rows)} packets submitted")
 

@@ -3,7 +3,8 @@
 Input (``readings``, the dbt model fct_round_readings): one row per round x measure x reply x reader, columns
 ``READING_COLUMNS``; ``value`` is text (a criterion's whole level, or 'true' / 'false' for the decision measure
 ``ready``). The labels are the measure's full scale -- a criterion: every level from ``scale_min`` to ``scale_max``
-(the rubric's); ready (scale_min NULL): false, true -- so a statistic means the same whatever levels were used. The statistics are evalhouse.stats's:
+(the rubric's); ready (scale_min NULL): false, true -- so a statistic means the same whatever levels were used.
+The statistics are evalhouse.stats's:
 
 - ``round_agreement``: per round x measure, exact agreement (share of replies with two or more readings where every
   reader gave the same value) and Krippendorff's alpha (nominal and ordinal) over all readers, missing readers

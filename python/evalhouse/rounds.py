@@ -46,7 +46,7 @@ from evalhouse.store import KEY_COLUMNS, rater_id_problem
 __all__ = [
     "ROUND_COLUMNS", "ASSIGNMENT_COLUMNS", "RoundError", "RoundAccessError", "PacketLocked", "Lock",
     "rounds_dir", "assign", "select_replies", "create_round", "list_rounds", "load_round", "packet_holders",
-    "packet_replies", "rater_packets", "round_of_packet", "open_packet", "release_packet", "active_lock",
+    "packet_replies", "rater_packets", "open_packet", "release_packet", "active_lock",
     "check_lock", "reassign", "packet_status", "resolve_rubric", "assignment_events", "save_round_reply",
     "adjudication_template",
 ]
@@ -317,10 +317,11 @@ def load_round(round_id: str, root: Path | None = None) -> dict:
     """The round's definition with ``raters`` as a list and numbers as int. Raises RoundError for an unknown round."""
     root = Path(root) if root else rounds_dir()
     f = _definition_file(round_id, root)
-    if not EXPORT_ID.fullmatch(round_id or "") or not f.is_file():
+    rows = _read_csv(f) if EXPORT_ID.fullmatch(round_id or "") and f.is_file() else []
+    if not rows or rows[0].get("round_id") != round_id:
         known = ", ".join(r["round_id"] for r in list_rounds(root)) or "none"
         raise RoundError(f"unknown round {round_id!r}; rounds: {known}")
-    row = _read_csv(f)[0]
+    row = rows[0]
     row["raters"] = [r for r in row["raters"].split(";") if r]
     for k in ("rubric_version", "readers_per_reply", "lock_minutes", "n_replies", "n_packets", "seed"):
         row[k] = int(row[k])
@@ -367,15 +368,6 @@ def rater_packets(round_id: str, rater_id: str, root: Path | None = None) -> lis
     """The packet ids the rater holds now, sorted. Raises RoundAccessError for a rater not in the round."""
     rater_id = _check_rater(load_round(round_id, root), rater_id)
     return sorted(p for p, e in packet_holders(round_id, root).items() if e["rater_id"] == rater_id)
-
-
-def round_of_packet(packet_id: str, root: Path | None = None) -> str | None:
-    """The round a packet belongs to (None for a packet of an ordinary blind export)."""
-    root = Path(root) if root else rounds_dir()
-    for r in list_rounds(root):
-        if packet_id.startswith(r["round_id"] + "-") and packet_id in packet_holders(r["round_id"], root):
-            return r["round_id"]
-    return None
 
 
 # --- locks -------------------------------------------------------------------------------------------------------
@@ -546,7 +538,8 @@ def packet_status(round_id: str, root: Path | None = None, keys_dir: Path | None
         n_saved = sum((packet_id, x, event["rater_id"]) in saved for x in letters_)
         lock = active_lock(round_id, packet_id, now, root)
         out.append({"packet_id": packet_id, "item_id": event["item_id"], "rater_id": event["rater_id"],
-                    "n_replies": len(letters_), "n_saved": n_saved, "submitted": bool(letters_) and n_saved == len(letters_),
+                    "n_replies": len(letters_), "n_saved": n_saved,
+                    "submitted": bool(letters_) and n_saved == len(letters_),
                     "locked_until": _iso(lock.expires_at) if lock else ""})
     return out
 
