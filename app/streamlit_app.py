@@ -19,6 +19,8 @@ PAGES = [
     st.Page(HERE / "views" / "agreement.py", title="Agreement", url_path="agreement"),
     st.Page(HERE / "views" / "grade.py", title="GRADE", url_path="grade"),
     st.Page(HERE / "views" / "blind_scoring.py", title="Blind scoring", url_path="blind_scoring"),
+    st.Page(HERE / "views" / "round_scoring.py", title="Round scoring", url_path="round_scoring"),
+    st.Page(HERE / "views" / "rounds.py", title="Rating rounds", url_path="rounds"),
     st.Page(HERE / "views" / "pairwise_scoring.py", title="Pairwise scoring", url_path="pairwise_scoring"),
     st.Page(HERE / "views" / "ranking_practice.py", title="Ranking practice", url_path="ranking_practice"),
     st.Page(HERE / "views" / "marts.py", title="All marts", url_path="marts"),

@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
 import app_common as ac  # noqa: E402
-from evalhouse import appdata, blind_access, blind_app, paths  # noqa: E402
+from evalhouse import appdata, blind_access, blind_app, paths, rounds  # noqa: E402
 from evalhouse.blind import ExportError  # noqa: E402
 
 st.title("Blind scoring")
@@ -44,7 +44,9 @@ with st.expander("Make new blind packets from the warehouse"):
         except ExportError as exc:
             st.error(str(exc))
 
-packets = blind_app.list_packets()
+# Packets of a rating round are shown only to their rater, on the Round scoring page.
+round_ids = {r["round_id"] for r in rounds.list_rounds()}
+packets = [p for p in blind_app.list_packets() if p["export_id"] not in round_ids]
 if not packets:
     st.info("No blind packets yet: make some above (or with `evalhouse blind-export`).")
     st.stop()

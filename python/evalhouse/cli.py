@@ -32,6 +32,9 @@ def _register_all() -> None:
     from evalhouse import cli_import
 
     cli_import.register(app)
+    from evalhouse import cli_rounds
+
+    cli_rounds.register(app)
 
 
 @app.callback()

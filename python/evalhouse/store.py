@@ -55,7 +55,7 @@ _DECISION_WORDS = {"true": "true", "yes": "true", "1": "true", "pass": "true", "
                    "false": "false", "no": "false", "0": "false", "fail": "false", "not ready": "false"}
 _RATER_ID = re.compile(r"[\w.@ -]+")
 KEY_COLUMNS = ["export_id", "suite", "packet_id", "item_id", "letter", "response_id", "rubric_id", "rubric_version"]
-RATER_KINDS = ("human", "judge", "program", "metric")
+RATER_KINDS = ("human", "judge", "program", "metric", "adjudicator")
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 

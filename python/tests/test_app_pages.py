@@ -390,8 +390,8 @@ def test_marts_page_lists_every_mart():
 
 def test_missing_warehouse_says_run_make_build(tmp_path, monkeypatch):
     monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(tmp_path / "evalhouse.duckdb"))
-    for name in ("leaderboard", "points_lost", "reply", "agreement", "grade", "blind_scoring", "ranking_practice",
-                 "marts"):
+    for name in ("leaderboard", "points_lost", "reply", "agreement", "grade", "blind_scoring", "round_scoring",
+                 "rounds", "ranking_practice", "marts"):
         at = page(name).run()
         assert not at.exception
         assert "run `make build`" in at.error[0].value, name

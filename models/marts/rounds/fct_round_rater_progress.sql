@@ -1,0 +1,49 @@
+-- One row per round x rater: packets and replies assigned now, how many are read.
+with rounds as (
+    select * from {{ ref('int_rounds') }}
+),
+
+replies as (
+    select * from {{ ref('int_round_replies') }}
+),
+
+complete as (
+    select response_id, rater_id, rubric_id, rubric_version
+    from {{ ref('fct_reply_scores') }}
+    where score_status = 'complete' and rater_kind = 'human'
+),
+
+reader_status as (
+    select
+        replies.round_id,
+        replies.rater_id,
+        replies.packet_id,
+        complete.response_id is not null as is_read
+    from replies
+    inner join rounds on rounds.round_id = replies.round_id
+    left join complete
+        on complete.response_id = replies.response_id
+       and complete.rater_id = replies.rater_id
+       and complete.rubric_id = rounds.rubric_id
+       and complete.rubric_version = rounds.rubric_version
+),
+
+per_packet as (
+    select round_id, rater_id, packet_id,
+           count(*) as n_replies,
+           sum(case when is_read then 1 else 0 end) as n_read
+    from reader_status
+    group by round_id, rater_id, packet_id
+)
+
+select
+    round_id,
+    rater_id,
+    cast(count(*) as integer)                                             as packets_assigned,
+    cast(sum(case when n_read = n_replies then 1 else 0 end) as integer)  as packets_submitted,
+    cast(sum(n_replies) as integer)                                       as replies_assigned,
+    cast(sum(n_read) as integer)                                          as replies_done,
+    cast(sum(n_replies) - sum(n_read) as integer)                         as replies_left,
+    cast(cast(sum(n_read) as decimal(18, 6)) / sum(n_replies) as decimal(18, 6)) as share_done
+from per_packet
+group by round_id, rater_id
