@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,9 @@ from evalhouse import paths
 from evalhouse.warehouse import connect_readonly
 
 PROJECT = Path(__file__).resolve().parents[2]
+# What a copy of the project holds: code, dbt project, bundled data and suites (no venv, git, build output).
+PROJECT_FILES = ["dbt_project.yml", "profiles.yml", "pyproject.toml", "models", "macros", "seeds", "tests", "data",
+                 "suites", "python", "app", ".streamlit"]
 
 
 def _build_warehouse() -> None:
@@ -28,3 +32,30 @@ def warehouse():
     con = connect_readonly()
     yield con
     con.close()
+
+
+def copy_project(dst: Path, *, built: bool = False) -> Path:
+    """Copy the project to ``dst`` for a test that changes files or builds there (never the repo's own data).
+
+    With ``built``, the repo's built warehouse comes along (build file, suite landing with its fingerprint, and the
+    published copy; built first when missing), so a build in the copy selects only what the test changed, and the
+    check and landing of unchanged suites are skipped. ``make test`` builds the repo before pytest, so the copy is
+    of the current code."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    dst.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        src = PROJECT / name
+        if src.is_dir():
+            shutil.copytree(src, dst / name, ignore=ignore)
+        elif src.exists():
+            shutil.copy2(src, dst / name)
+    if built:
+        if not (paths.build_db().is_file() and paths.published_db().is_file()):
+            _build_warehouse()
+        (dst / "warehouse" / "build").mkdir(parents=True)
+        shutil.copy2(paths.build_db(), dst / "warehouse" / "build" / "evalhouse.duckdb")
+        from evalhouse.suites.land import landing_dir
+
+        shutil.copytree(landing_dir(), dst / "warehouse" / "build" / "landing")
+        shutil.copy2(paths.published_db(), dst / "warehouse" / "evalhouse.duckdb")
+    return dst

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import csv
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import duckdb
 import pytest
+from conftest import copy_project
 
 PROJECT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -23,9 +23,8 @@ BUILD = ("evalhouse", "build", "--quiet", "--indirect-selection", "cautious", "-
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    dst = tmp_path_factory.mktemp("project") / "evalhouse"
-    shutil.copytree(PROJECT, dst, ignore=shutil.ignore_patterns(
-        ".venv", ".git", "warehouse", "target", "logs", "test-artifacts", "__pycache__", "*.egg-info"))
+    """A copy of the project that starts built and published (conftest.copy_project)."""
+    dst = copy_project(tmp_path_factory.mktemp("project") / "evalhouse", built=True)
     env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
     env.pop("EVALHOUSE_DB", None)
     env.pop("EVALHOUSE_PUBLISHED_DB", None)
@@ -36,9 +35,6 @@ def project(tmp_path_factory):
             assert res.returncode == 0, f"{args} failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
         return res
 
-    (dst / "warehouse" / "build").mkdir(parents=True)
-    run(*BUILD)
-    run("evalhouse", "publish")
     return dst, run
 
 

@@ -7,16 +7,14 @@ from __future__ import annotations
 import csv
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import copy_project
 
 from test_app_e2e import BIN, CHROMIUM, CHROMIUM_ARGS, _env, server, wait_idle  # noqa: F401  (fixture re-used)
 
 REPO = Path(__file__).resolve().parents[2]
-COPY = ["dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "tests", "data", "python", "app", ".streamlit",
-        "suites"]
 SELECT = ["-s", "+int_comparisons+", "+int_suite_systems+", "+dim_responses", "+dim_items"]
 S = "example_pairwise"
 BAD = [  # (problem expected, row)
@@ -41,14 +39,7 @@ def _run(cmd, project):
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    root = tmp_path_factory.mktemp("pairwise_project")
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
-    for name in COPY:
-        src = REPO / name
-        if src.is_dir():
-            shutil.copytree(src, root / name, ignore=ignore)
-        elif src.exists():
-            shutil.copy2(src, root / name)
+    root = copy_project(tmp_path_factory.mktemp("pairwise_project"), built=True)
     from evalhouse.judge.comparisons import COMPARISON_COLUMNS
 
     store = root / "data" / "comparisons" / S
