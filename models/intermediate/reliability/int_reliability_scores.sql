@@ -13,9 +13,12 @@
 -- score_value_as_recorded: the released number as it is, failure codes and out-of-range values included (NULL only
 -- when missing / not a number / unknown criterion): the judge_failure_policy 'as_recorded' of the reliability marts.
 -- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
+-- Adjudicators (rater_kind adjudicator: a lead settling a disagreement after reading the others) are not independent
+-- raters and are left out of every agreement statistic.
 with ratings as (
     select * from {{ ref('int_ratings') }}
     where response_known
+      and rater_kind <> 'adjudicator'
 ),
 
 criteria as (
