@@ -34,7 +34,7 @@ def make_inspect(n: int, out: Path) -> Path:
     src = zipfile.ZipFile(FIX / "inspect" / "arith.eval")
     base = [json.loads(src.read(x)) for x in src.namelist() if x.startswith("samples/")]
     header = json.loads(src.read("header.json"))
-    header["eval"]["dataset"].update(samples=n, sample_ids=None)
+    header["eval"]["dataset"].update(samples=n, sample_ids=[f"b{k}" for k in range(n)])
     header["eval"]["config"]["epochs"] = 1
     path = out / "big.eval"
     summaries = []

@@ -2,7 +2,7 @@
 
 The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``,
 the generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
-packages (``eval.packages['inspect_ai']``). Samples are streamed (``read_eval_log_samples``), so a large log is
+packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one at a time (``EvalSample`` per archive entry), so a large log is
 never held whole. Per sample (x epoch): input (a string, or chat messages rendered ``role: text`` one per line),
 target(s), ``output.completion`` (the raw output), ``model_usage`` of the evaluated model (tokens, ``total_cost``
 when the provider states it, in USD), ``output.time`` (seconds of the generate call -> latency_ms) and ``scores``:
@@ -95,7 +95,7 @@ def read(path: Path) -> RunLog:
     if version not in KNOWN_VERSIONS:
         raise LogRejected(f"{path}: unknown inspect-ai log format version {version!r} (this importer reads "
                           f"{', '.join(map(str, KNOWN_VERSIONS))})")
-    from inspect_ai.log import EvalLog, EvalSample, EvalSpec, read_eval_log, read_eval_log_samples
+    from inspect_ai.log import EvalLog, EvalSample, EvalSpec, read_eval_log
 
     try:
         header = read_eval_log(str(path), header_only=True)
@@ -130,7 +130,7 @@ def read(path: Path) -> RunLog:
     replies: list[Reply] = []
     try:
         if path.suffix.lower() == ".eval":
-            samples = read_eval_log_samples(str(path), all_samples_required=False)
+            samples = _eval_samples(raw)
         else:
             samples = read_eval_log(str(path)).samples or []
         for sample in samples:
@@ -148,6 +148,21 @@ def read(path: Path) -> RunLog:
         raise LogRejected(f"{path}: the log holds no samples (run with samples logged)")
     return RunLog("inspect", tool_version, spec.eval_id, spec.task, replies, settings=run_meta,
                   unknown_fields=unknown, default_label=f"inspect-{spec.eval_id}" if spec.eval_id else None)
+
+
+def _eval_samples(raw: _Raw):
+    """The samples of a .eval log, one at a time: each ``samples/*.json`` entry parsed with inspect-ai's own model
+    (``EvalSample``, without the transcript: events and messages are not imported) and its attachments resolved
+    (``resolve_sample_attachments``). inspect-ai's
+    ``read_eval_log_samples`` does the same but re-reads the archive per sample (minutes for 5k samples)."""
+    from inspect_ai.log import EvalSample, resolve_sample_attachments
+
+    for name in raw.zip.namelist():
+        if name.startswith("samples/") and name.endswith(".json"):
+            doc = json.loads(raw.zip.read(name))
+            for heavy in ("events", "events_data", "messages"):  # transcripts: not imported, slow to validate
+                doc.pop(heavy, None)
+            yield resolve_sample_attachments(EvalSample.model_validate(doc))
 
 
 def _reply(path: Path, sample, model: str, task: str, scorer_model: dict, grader: str | None) -> Reply:
