@@ -395,8 +395,11 @@ def _arrow(table: str, rows: list[dict]) -> pa.Table:
     cols = {}
     for c in names:
         vals = [row.get(c) for row in rows]
-        cols[c] = pa.array([None if v is None else (v if isinstance(v, str) else _num_text(v)) for v in vals],
-                           type=pa.string())
+        try:
+            cols[c] = pa.array(vals, type=pa.string())  # text and None
+        except (pa.ArrowTypeError, pa.ArrowInvalid):  # numbers: their text
+            cols[c] = pa.array([None if v is None else (v if isinstance(v, str) else _num_text(v)) for v in vals],
+                               type=pa.string())
     return pa.table(cols)
 
 
@@ -436,7 +439,10 @@ def _stage_and_write(folder: Path, spec: dict, spec_changed: bool, tables: dict[
         cwd = os.getcwd()
         try:
             os.chdir(tmp)  # problems name files relative to the staging copy: <suite>/<table>/<file>
-            _, problems = check_suite(Path(folder.name))
+            # The suite's earlier files were checked when they came in: single rows are checked in the new files,
+            # keys, references and duplicates across all.
+            _, problems = check_suite(Path(folder.name), new_files=[Path(folder.name) / t / f"{import_id}.parquet"
+                                                                    for t in payload])
         finally:
             os.chdir(cwd)
         if problems:

@@ -2,8 +2,8 @@
 
 The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``,
 the generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
-packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one at a time (``EvalSample`` per archive entry), so a large log is
-never held whole. Per sample (x epoch): input (a string, or chat messages rendered ``role: text`` one per line),
+packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one archive entry at a time (``EvalSample``
+without the transcript), so a large log is never held whole. Per sample (x epoch): input (a string, or chat messages rendered ``role: text`` one per line),
 target(s), ``output.completion`` (the raw output), ``model_usage`` of the evaluated model (tokens, ``total_cost``
 when the provider states it, in USD), ``output.time`` (seconds of the generate call -> latency_ms) and ``scores``:
 letters C / P / I / N, booleans or numbers; a dict value gives one score per key (``<scorer>_<key>``). A scorer is
@@ -132,12 +132,11 @@ def read(path: Path) -> RunLog:
         if path.suffix.lower() == ".eval":
             samples = _eval_samples(raw)
         else:
-            samples = read_eval_log(str(path)).samples or []
-        for sample in samples:
+            samples = ((s, raw.sample(str(s.id), int(s.epoch or 1))) for s in read_eval_log(str(path)).samples or [])
+        for sample, doc in samples:
             reply = _reply(path, sample, model, spec.task, scorer_model, grader)
             if sample_extra:
-                extra = raw.sample(str(sample.id), int(sample.epoch or 1))
-                reply.metadata["unknown"] = {k: extra[k] for k in sample_extra if k in extra}
+                reply.metadata["unknown"] = {k: doc[k] for k in sample_extra if k in doc}
             replies.append(reply)
     except LogRejected:
         raise
@@ -151,10 +150,10 @@ def read(path: Path) -> RunLog:
 
 
 def _eval_samples(raw: _Raw):
-    """The samples of a .eval log, one at a time: each ``samples/*.json`` entry parsed with inspect-ai's own model
-    (``EvalSample``, without the transcript: events and messages are not imported) and its attachments resolved
-    (``resolve_sample_attachments``). inspect-ai's
-    ``read_eval_log_samples`` does the same but re-reads the archive per sample (minutes for 5k samples)."""
+    """(sample, its JSON) for each sample of a .eval log, one at a time: each ``samples/*.json`` entry parsed with
+    inspect-ai's own model (``EvalSample``, without the transcript: events and messages are not imported) and its
+    attachments resolved (``resolve_sample_attachments``). inspect-ai's ``read_eval_log_samples`` does the same but
+    re-reads the archive per sample (minutes for 5k samples)."""
     from inspect_ai.log import EvalSample, resolve_sample_attachments
 
     for name in raw.zip.namelist():
@@ -162,7 +161,7 @@ def _eval_samples(raw: _Raw):
             doc = json.loads(raw.zip.read(name))
             for heavy in ("events", "events_data", "messages"):  # transcripts: not imported, slow to validate
                 doc.pop(heavy, None)
-            yield resolve_sample_attachments(EvalSample.model_validate(doc))
+            yield resolve_sample_attachments(EvalSample.model_validate(doc)), doc
 
 
 def _reply(path: Path, sample, model: str, task: str, scorer_model: dict, grader: str | None) -> Reply:
