@@ -18,7 +18,8 @@ epoch / repeat), each with the tool's own :class:`ToolScore` s. :func:`import_lo
   ``n_ready`` in ``fct_model_run_scores`` is the tool's own pass count.
 
 Every import writes new files only (``<table>/<import_id>.parquet``): the whole suite, with the new files and the new
-``suite.yml``, is first assembled in a staging copy and checked with ``check_suite``; only when it has no problem do
+``suite.yml``, is first assembled in a staging copy and checked with ``check_suite(..., new_files=...)`` (single rows
+in the new files; keys, references and duplicate ratings across every file); only when it has no problem do
 the files get their names (``files.write_new``) and ``suite.yml`` is replaced. A file whose SHA-256 is already in the
 suite's responses adds nothing.
 """

@@ -152,7 +152,7 @@ def read(path: Path) -> RunLog:
 def _eval_samples(raw: _Raw):
     """(sample, its JSON) for each sample of a .eval log, one at a time: each ``samples/*.json`` entry parsed with
     inspect-ai's own model (``EvalSample``, without the transcript: events and messages are not imported) and its
-    attachments resolved (``resolve_sample_attachments``). inspect-ai's ``read_eval_log_samples`` does the same but
+    attachments resolved (``resolve_sample_attachments``, when the rest refers to one). inspect-ai's ``read_eval_log_samples`` does the same but
     re-reads the archive per sample (minutes for 5k samples)."""
     from inspect_ai.log import EvalSample, resolve_sample_attachments
 
@@ -161,7 +161,12 @@ def _eval_samples(raw: _Raw):
             doc = json.loads(raw.zip.read(name))
             for heavy in ("events", "events_data", "messages"):  # transcripts: not imported, slow to validate
                 doc.pop(heavy, None)
-            yield resolve_sample_attachments(EvalSample.model_validate(doc)), doc
+            sample = EvalSample.model_validate(doc)
+            # Resolving walks the whole sample: only when what is left refers to an attachment.
+            if doc.get("attachments") and "attachment://" in json.dumps(
+                    {k: v for k, v in doc.items() if k != "attachments"}):
+                sample = resolve_sample_attachments(sample)
+            yield sample, doc
 
 
 def _reply(path: Path, sample, model: str, task: str, scorer_model: dict, grader: str | None) -> Reply:
