@@ -162,9 +162,10 @@ def _eval_samples(raw: _Raw):
             for heavy in ("events", "events_data", "messages"):  # transcripts: not imported, slow to validate
                 doc.pop(heavy, None)
             sample = EvalSample.model_validate(doc)
-            # Resolving walks the whole sample: only when what is left refers to an attachment.
-            if doc.get("attachments") and "attachment://" in json.dumps(
-                    {k: v for k, v in doc.items() if k != "attachments"}):
+            # Without the transcript, inspect-ai resolves attachments in chat-message input only; resolving walks
+            # the whole sample, so only when that input refers to an attachment.
+            if doc.get("attachments") and not isinstance(doc.get("input"), str) and \
+                    "attachment://" in json.dumps(doc.get("input")):
                 sample = resolve_sample_attachments(sample)
             yield sample, doc
 
