@@ -1,15 +1,16 @@
 """inspect-ai: ``.eval`` and ``.json`` logs, read with inspect-ai's own log API (``inspect_ai.log``).
 
-The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``,
-the generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
-packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one archive entry at a time (``EvalSample``
-without the transcript), so a large log is never held whole. Per sample (x epoch): input (a string, or chat messages rendered ``role: text`` one per line),
-target(s), ``output.completion`` (the raw output), ``model_usage`` of the evaluated model (tokens, ``total_cost``
-when the provider states it, in USD), ``output.time`` (seconds of the generate call -> latency_ms) and ``scores``:
-letters C / P / I / N, booleans or numbers; a dict value gives one score per key (``<scorer>_<key>``). A scorer is
-model-graded (``judge``) when its name contains ``model_graded`` or its score carries the grader's messages
-(``metadata.grading``); the judge model is the scorer's ``model`` option, else the ``grader`` model role, else the
-evaluated model. The score's ``explanation`` is the reason.
+The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``, the
+generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
+packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one archive entry at a time
+(``EvalSample`` without the transcript), so a large log is never held whole. Per sample (x epoch): input (a string,
+or chat messages rendered ``role: text`` one per line), target(s), ``output.completion`` (the raw output),
+``model_usage`` of the evaluated model (tokens, ``total_cost`` when the provider states it, in USD), ``output.time``
+(seconds of the generate call -> latency_ms) and ``scores``: letters C / P / I / N, booleans or numbers; a dict
+value gives one score per key (``<scorer>_<key>``). A scorer is model-graded (``judge``) when its name contains
+``model_graded`` or its score carries the grader's messages (``metadata.grading``); the judge model is the scorer's
+``model`` option, else the ``grader`` model role, else the evaluated model. The score's ``explanation`` is the
+reason.
 
 Rejected: a log version other than 1 or 2, a log whose samples were not saved, a sample with an error or without
 output (the message names the file, sample id and epoch).
@@ -152,8 +153,8 @@ def read(path: Path) -> RunLog:
 def _eval_samples(raw: _Raw):
     """(sample, its JSON) for each sample of a .eval log, one at a time: each ``samples/*.json`` entry parsed with
     inspect-ai's own model (``EvalSample``, without the transcript: events and messages are not imported) and its
-    attachments resolved (``resolve_sample_attachments``, when the rest refers to one). inspect-ai's ``read_eval_log_samples`` does the same but
-    re-reads the archive per sample (minutes for 5k samples)."""
+    attachments resolved (``resolve_sample_attachments``, when its input refers to one). inspect-ai's
+    ``read_eval_log_samples`` does the same but re-reads the archive per sample (minutes for 5k samples)."""
     from inspect_ai.log import EvalSample, resolve_sample_attachments
 
     for name in raw.zip.namelist():

@@ -695,7 +695,8 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
     if "responses" in data.tables and "items" not in data.tables:
         problems.append(Problem(_rel(folder), 0, "", "responses need an items file"))
     _fill_defaults(data, problems)
-    _references(data, problems, check_scores=spec_ok, new_files=new)  # scores against a broken suite.yml would only echo it
+    # Scores against a broken suite.yml would only echo it.
+    _references(data, problems, check_scores=spec_ok, new_files=new)
     baseline = data.spec.get("baseline") if isinstance(data.spec, dict) else None
     if isinstance(baseline, str) and "responses" in data.tables and \
             baseline not in set(data.tables["responses"]["system_id"]):
