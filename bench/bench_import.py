@@ -2,17 +2,19 @@
 """Benchmark `evalhouse import-runs` on large logs: a 100k-sample inspect-ai log and a 100k-row promptfoo file.
 
 The logs are generated from the committed fixtures (python/tests/fixtures/importers/): the inspect-ai log is written
-with inspect-ai's own writer (``write_eval_log``) from copies of the fixture's samples, each with its own input
-(so every sample is a distinct item), target, output and scores; the promptfoo file repeats the fixture's results
-with distinct prompts. Each import runs in a fresh child process into an empty suites folder (so it includes the
-staging check with ``check_suite``); the script prints seconds (wall) and peak resident memory of that process.
+in inspect-ai's .eval zip layout from copies of the fixture's samples, each with its own id and input (so every
+sample is a distinct item) and target; the promptfoo file repeats the fixture's results with distinct prompts.
+Each import runs in a fresh child process into an empty suites folder (so it includes the staging check with
+``check_suite``); the script prints, per tool and size, seconds (wall, and after the child's start-up), peak resident
+memory of that process and the 1-minute load average before and after (the machine may be shared).
 
-usage: .venv/bin/python bench/bench_import.py [--n 100000] [--keep DIR]
+usage: .venv/bin/python bench/bench_import.py [--n 100000 ...] [--keep DIR]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -34,7 +36,7 @@ def make_inspect(n: int, out: Path) -> Path:
     src = zipfile.ZipFile(FIX / "inspect" / "arith.eval")
     base = [json.loads(src.read(x)) for x in src.namelist() if x.startswith("samples/")]
     header = json.loads(src.read("header.json"))
-    header["eval"]["dataset"].update(samples=n, sample_ids=None)
+    header["eval"]["dataset"].update(samples=n, sample_ids=[f"b{k}" for k in range(n)])
     header["eval"]["config"]["epochs"] = 1
     path = out / "big.eval"
     summaries = []
@@ -91,20 +93,26 @@ def timed_import(tool: str, path: Path, suites: Path) -> tuple[float, float, flo
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--n", type=int, nargs="+", default=[100_000], help="sample counts, one run each")
     ap.add_argument("--keep", type=Path, help="write the generated logs here (default: a temporary folder)")
     a = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        out = a.keep or Path(tmp)
-        out.mkdir(parents=True, exist_ok=True)
-        for tool, make in (("inspect", make_inspect), ("promptfoo", make_promptfoo)):
-            t = time.perf_counter()
-            path = make(a.n, out)
-            gen = time.perf_counter() - t
-            with tempfile.TemporaryDirectory() as suites:
-                wall, inproc, peak_mb, counts = timed_import(tool, path, Path(suites))
-            print(f"{tool}: {a.n} samples, log {path.stat().st_size / 1e6:.1f} MB (generated in {gen:.1f} s); "
-                  f"import {wall:.1f} s wall ({inproc:.1f} s after start-up), peak RSS {peak_mb:.0f} MB; rows {counts}")
+    for n in a.n:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = a.keep or Path(tmp)
+            out.mkdir(parents=True, exist_ok=True)
+            for tool, make in (("inspect", make_inspect), ("promptfoo", make_promptfoo)):
+                t = time.perf_counter()
+                path = make(n, out)
+                gen = time.perf_counter() - t
+                load_before = os.getloadavg()[0]
+                with tempfile.TemporaryDirectory() as suites:
+                    wall, inproc, peak_mb, counts = timed_import(tool, path, Path(suites))
+                print(f"{tool}: {n} samples, log {path.stat().st_size / 1e6:.1f} MB (generated in {gen:.1f} s); "
+                      f"import {wall:.1f} s wall ({inproc:.1f} s after start-up), peak RSS {peak_mb:.0f} MB; "
+                      f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after; rows {counts}",
+                      flush=True)
+                if not a.keep:
+                    path.unlink()  # disk: the 1M logs are large
 
 
 if __name__ == "__main__":

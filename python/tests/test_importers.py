@@ -246,6 +246,30 @@ def test_inspect_unknown_fields_kept_and_reported(tmp_path):
     assert by_id[rid]["unknown"] == {"futureSample": {"k": 0}}
 
 
+def test_inspect_eval_attachment_resolved_and_unknown_sample_field_kept(tmp_path):
+    """A .eval sample whose chat input refers to an attachment (inspect-ai condenses long message content so) is
+    read with the attachment's text; a field inspect-ai does not know is kept per sample."""
+    attached = "What is 7 + 5? " + "Think carefully. " * 20
+    changed = tmp_path / "attached.eval"
+    with zipfile.ZipFile(INSPECT_EVAL) as src, zipfile.ZipFile(changed, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            if name == "samples/q01_epoch_1.json":
+                doc = json.loads(data)
+                doc["input"] = [{"role": "user", "content": "attachment://0123456789abcdef0123456789abcdef"}]
+                doc["attachments"] = {**doc.get("attachments", {}), "0123456789abcdef0123456789abcdef": attached}
+                doc["futureSample"] = [1, 2]
+                data = json.dumps(doc)
+            dst.writestr(name, data)
+    log = read_log("inspect", changed)
+    first = [r for r in log.replies if r.sample_id == "q01" and r.repetition == 1]
+    assert len(first) == 1 and first[0].input_text == f"user: {attached}"
+    assert first[0].metadata["unknown"] == {"futureSample": [1, 2]}
+    assert "sample.futureSample" in log.unknown_fields
+    others = [r for r in log.replies if not (r.sample_id == "q01" and r.repetition == 1)]
+    assert len(others) == 47 and all("attachment://" not in r.input_text for r in others)
+
+
 def test_otlp_tokens_latency_cost(tmp_path):
     res = import_runs("otlp", OTLP, "traces", root=tmp_path)
     assert res.unknown_fields == ["gen_ai.agent.name"]

@@ -236,3 +236,28 @@ def test_landing_is_skipped_only_while_no_suite_file_changed(suite, tmp_path):
     assert not landing_is_current(suites_fingerprint(root), target)
     land(suites, target)  # a landing without a fingerprint (evalhouse suite land) is never taken as current
     assert not landing_is_current(before, target)
+
+
+def test_new_files_limit_row_checks_but_keys_and_duplicates_span_every_file(suite):
+    """An import checks the rows of its new files; keys, references and duplicate ratings span every file."""
+    (suite / "ratings").mkdir()
+    lines = (suite / "ratings.csv").read_text().splitlines()
+    ana = [lines[0]] + [x.replace("q2,model_a,ana,correctness,2,", "q2,model_a,ana,correctness,two,")
+                        for x in lines[1:] if ",ana," in x]
+    (suite / "ratings" / "ana.csv").write_text("\n".join(ana) + "\n")
+    (suite / "ratings.csv").unlink()
+    new = suite / "ratings" / "ben.csv"
+    new.write_text(lines[0] + "\nq1,model_a,ana,correctness,2,\nq1,model_a,ben,correctness,7,\n"
+                   "q1,model_a,ben,correctness,x,\nq9,model_b,ben,correctness,1,\n")
+    old_problem = "suites/team_qa/ratings/ana.csv:4:score: score is not a decimal: 'two'"
+    new_problems = [
+        "suites/team_qa/ratings/ben.csv:4:score: score is not a decimal: 'x'",
+        "suites/team_qa/ratings/ben.csv:5:system_id: no response of system 'model_b' to item 'q9' (repetition 1)",
+        "suites/team_qa/ratings/ben.csv:2:criterion: duplicate rating of 'team_qa:model_a:q1:1' by 'ana' on "
+        "correctness (v1); first at suites/team_qa/ratings/ana.csv:2",
+        "suites/team_qa/ratings/ben.csv:3:score: correctness: score 7 is not a whole level within 0-2",
+    ]
+    _, problems = check_suite(suite, new_files=[new])
+    assert [str(p) for p in problems] == new_problems
+    _, problems = check_suite(suite)
+    assert sorted(str(p) for p in problems) == sorted(new_problems + [old_problem])

@@ -18,7 +18,8 @@ epoch / repeat), each with the tool's own :class:`ToolScore` s. :func:`import_lo
   ``n_ready`` in ``fct_model_run_scores`` is the tool's own pass count.
 
 Every import writes new files only (``<table>/<import_id>.parquet``): the whole suite, with the new files and the new
-``suite.yml``, is first assembled in a staging copy and checked with ``check_suite``; only when it has no problem do
+``suite.yml``, is first assembled in a staging copy and checked with ``check_suite(..., new_files=...)`` (single rows
+in the new files; keys, references and duplicate ratings across every file); only when it has no problem do
 the files get their names (``files.write_new``) and ``suite.yml`` is replaced. A file whose SHA-256 is already in the
 suite's responses adds nothing.
 """
@@ -395,8 +396,11 @@ def _arrow(table: str, rows: list[dict]) -> pa.Table:
     cols = {}
     for c in names:
         vals = [row.get(c) for row in rows]
-        cols[c] = pa.array([None if v is None else (v if isinstance(v, str) else _num_text(v)) for v in vals],
-                           type=pa.string())
+        try:
+            cols[c] = pa.array(vals, type=pa.string())  # text and None
+        except (pa.ArrowTypeError, pa.ArrowInvalid):  # numbers: their text
+            cols[c] = pa.array([None if v is None else (v if isinstance(v, str) else _num_text(v)) for v in vals],
+                               type=pa.string())
     return pa.table(cols)
 
 
@@ -436,7 +440,10 @@ def _stage_and_write(folder: Path, spec: dict, spec_changed: bool, tables: dict[
         cwd = os.getcwd()
         try:
             os.chdir(tmp)  # problems name files relative to the staging copy: <suite>/<table>/<file>
-            _, problems = check_suite(Path(folder.name))
+            # The suite's earlier files were checked when they came in: single rows are checked in the new files,
+            # keys, references and duplicates across all.
+            _, problems = check_suite(Path(folder.name), new_files=[Path(folder.name) / t / f"{import_id}.parquet"
+                                                                    for t in payload])
         finally:
             os.chdir(cwd)
         if problems:

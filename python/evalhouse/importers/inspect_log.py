@@ -1,15 +1,16 @@
 """inspect-ai: ``.eval`` and ``.json`` logs, read with inspect-ai's own log API (``inspect_ai.log``).
 
-The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``,
-the generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
-packages (``eval.packages['inspect_ai']``). Samples are streamed (``read_eval_log_samples``), so a large log is
-never held whole. Per sample (x epoch): input (a string, or chat messages rendered ``role: text`` one per line),
-target(s), ``output.completion`` (the raw output), ``model_usage`` of the evaluated model (tokens, ``total_cost``
-when the provider states it, in USD), ``output.time`` (seconds of the generate call -> latency_ms) and ``scores``:
-letters C / P / I / N, booleans or numbers; a dict value gives one score per key (``<scorer>_<key>``). A scorer is
-model-graded (``judge``) when its name contains ``model_graded`` or its score carries the grader's messages
-(``metadata.grading``); the judge model is the scorer's ``model`` option, else the ``grader`` model role, else the
-evaluated model. The score's ``explanation`` is the reason.
+The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``, the
+generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
+packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one archive entry at a time
+(``EvalSample`` without the transcript), so a large log is never held whole. Per sample (x epoch): input (a string,
+or chat messages rendered ``role: text`` one per line), target(s), ``output.completion`` (the raw output),
+``model_usage`` of the evaluated model (tokens, ``total_cost`` when the provider states it, in USD), ``output.time``
+(seconds of the generate call -> latency_ms) and ``scores``: letters C / P / I / N, booleans or numbers; a dict
+value gives one score per key (``<scorer>_<key>``). A scorer is model-graded (``judge``) when its name contains
+``model_graded`` or its score carries the grader's messages (``metadata.grading``); the judge model is the scorer's
+``model`` option, else the ``grader`` model role, else the evaluated model. The score's ``explanation`` is the
+reason.
 
 Rejected: a log version other than 1 or 2, a log whose samples were not saved, a sample with an error or without
 output (the message names the file, sample id and epoch).
@@ -95,7 +96,7 @@ def read(path: Path) -> RunLog:
     if version not in KNOWN_VERSIONS:
         raise LogRejected(f"{path}: unknown inspect-ai log format version {version!r} (this importer reads "
                           f"{', '.join(map(str, KNOWN_VERSIONS))})")
-    from inspect_ai.log import EvalLog, EvalSample, EvalSpec, read_eval_log, read_eval_log_samples
+    from inspect_ai.log import EvalLog, EvalSample, EvalSpec, read_eval_log
 
     try:
         header = read_eval_log(str(path), header_only=True)
@@ -130,14 +131,13 @@ def read(path: Path) -> RunLog:
     replies: list[Reply] = []
     try:
         if path.suffix.lower() == ".eval":
-            samples = read_eval_log_samples(str(path), all_samples_required=False)
+            samples = _eval_samples(raw)
         else:
-            samples = read_eval_log(str(path)).samples or []
-        for sample in samples:
+            samples = ((s, raw.sample(str(s.id), int(s.epoch or 1))) for s in read_eval_log(str(path)).samples or [])
+        for sample, doc in samples:
             reply = _reply(path, sample, model, spec.task, scorer_model, grader)
             if sample_extra:
-                extra = raw.sample(str(sample.id), int(sample.epoch or 1))
-                reply.metadata["unknown"] = {k: extra[k] for k in sample_extra if k in extra}
+                reply.metadata["unknown"] = {k: doc[k] for k in sample_extra if k in doc}
             replies.append(reply)
     except LogRejected:
         raise
@@ -148,6 +148,27 @@ def read(path: Path) -> RunLog:
         raise LogRejected(f"{path}: the log holds no samples (run with samples logged)")
     return RunLog("inspect", tool_version, spec.eval_id, spec.task, replies, settings=run_meta,
                   unknown_fields=unknown, default_label=f"inspect-{spec.eval_id}" if spec.eval_id else None)
+
+
+def _eval_samples(raw: _Raw):
+    """(sample, its JSON) for each sample of a .eval log, one at a time: each ``samples/*.json`` entry parsed with
+    inspect-ai's own model (``EvalSample``, without the transcript: events and messages are not imported) and its
+    attachments resolved (``resolve_sample_attachments``, when its input refers to one). inspect-ai's
+    ``read_eval_log_samples`` does the same but re-reads the archive per sample (minutes for 5k samples)."""
+    from inspect_ai.log import EvalSample, resolve_sample_attachments
+
+    for name in raw.zip.namelist():
+        if name.startswith("samples/") and name.endswith(".json"):
+            doc = json.loads(raw.zip.read(name))
+            for heavy in ("events", "events_data", "messages"):  # transcripts: not imported, slow to validate
+                doc.pop(heavy, None)
+            sample = EvalSample.model_validate(doc)
+            # Without the transcript, inspect-ai resolves attachments in chat-message input only; resolving walks
+            # the whole sample, so only when that input refers to an attachment.
+            if doc.get("attachments") and not isinstance(doc.get("input"), str) and \
+                    "attachment://" in json.dumps(doc.get("input")):
+                sample = resolve_sample_attachments(sample)
+            yield sample, doc
 
 
 def _reply(path: Path, sample, model: str, task: str, scorer_model: dict, grader: str | None) -> Reply:

@@ -304,9 +304,7 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
         except Exception as exc:  # noqa: BLE001 - any reader error is the file's problem
             problems.append(Problem(name, 0, "", f"not a readable Parquet file ({exc})"))
             return None
-        cols = {}
-        for col in table.column_names:
-            cols[col] = [EMPTY if v == "" and col in keep else _text(v) for v in table.column(col).to_pylist()]
+        cols = {col: _text_column(table.column(col), col in keep) for col in table.column_names}
         df = pd.DataFrame(cols, dtype=object)
         df["_row"] = range(1, len(df) + 1)
     else:
@@ -326,6 +324,19 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
         df["_row"] = [line for line, _ in rows]
     df["_file"] = name
     return df
+
+
+def _text_column(col, keep: bool) -> list:
+    """One Parquet column as text values (``_text``; '' of a ``keep`` column as EMPTY). A string column is
+    converted at once (None -> ''); other types value by value."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        if keep:
+            col = pc.if_else(pc.equal(col, ""), EMPTY, col)
+        return pc.fill_null(col, "").to_pylist()
+    return [EMPTY if v == "" and keep else _text(v) for v in col.to_pylist()]
 
 
 def _csv_header(path: Path) -> list[str]:
@@ -373,48 +384,77 @@ def read_table_files(folder: Path, problems: list[Problem]) -> dict[str, pd.Data
     return out
 
 
-def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], problems: list[Problem]) -> None:
-    """Column expectations generated from the contract, run with Great Expectations on the text frame."""
+def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], problems: list[Problem],
+                  new_files: set[str] | None = None) -> None:
+    """Column expectations generated from the contract, run with Great Expectations on the text frame.
+
+    The per-row expectations (required, type, allowed values) and the missing-column check run on the rows of
+    ``new_files`` (every row when None); the unique key spans every file. Each of the two groups is one
+    ExpectationSuite validated on one batch (a batch per expectation re-hashes the whole frame each time)."""
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     import great_expectations as gx
 
     spec = TABLES[table]
     E = gx.expectations
-    checks = []  # (column, expectation, message template with {col} and {value})
+    per_row = []  # (column, expectation, message template with {col} and {value})
     for col in spec.columns:
         if col.required:
-            checks.append((col.name, E.ExpectColumnValuesToNotBeNull(column=col.name), "{col} is required"))
+            per_row.append((col.name, E.ExpectColumnValuesToNotBeNull(column=col.name), "{col} is required"))
         if col.type in TYPE_PATTERNS:
             article = "an" if col.type[0] in "aeiou" else "a"
-            checks.append((col.name, E.ExpectColumnValuesToMatchRegex(column=col.name, regex=TYPE_PATTERNS[col.type]),
-                           f"{{col}} is not {article} {col.type}: {{value}}"))
+            per_row.append((col.name, E.ExpectColumnValuesToMatchRegex(column=col.name,
+                                                                       regex=TYPE_PATTERNS[col.type]),
+                            f"{{col}} is not {article} {col.type}: {{value}}"))
         if col.allowed:
-            checks.append((col.name, E.ExpectColumnValuesToBeInSet(column=col.name, value_set=list(col.allowed)),
-                           f"{{col}} must be one of {', '.join(col.allowed)}, not {{value}}"))
+            per_row.append((col.name, E.ExpectColumnValuesToBeInSet(column=col.name, value_set=list(col.allowed)),
+                            f"{{col}} must be one of {', '.join(col.allowed)}, not {{value}}"))
+    keyed = []
     if spec.key:
-        checks.append((",".join(spec.key), E.ExpectCompoundColumnsToBeUnique(column_list=list(spec.key))
-                       if len(spec.key) > 1 else E.ExpectColumnValuesToBeUnique(column=spec.key[0]),
-                       f"duplicate key ({', '.join(spec.key)}): {{value}}"))
+        keyed.append((",".join(spec.key), E.ExpectCompoundColumnsToBeUnique(column_list=list(spec.key))
+                      if len(spec.key) > 1 else E.ExpectColumnValuesToBeUnique(column=spec.key[0]),
+                      f"duplicate key ({', '.join(spec.key)}): {{value}}"))
     # Missing required columns: reported once per file that lacks them.
     for col in spec.columns:
         if col.required:
             for f, cols in present.items():
-                if col.name not in cols:
+                if col.name not in cols and (new_files is None or f in new_files):
                     problems.append(Problem(f, 1, col.name, f"missing required column {col.name!r}"))
-    batch_df = df.replace({"": None})
-    batch_df = batch_df.reset_index(drop=True)
-    context = _gx_context()
+    for checks, only_new in ((per_row, new_files is not None), (keyed, False)):
+        checks = [(column, exp, message) for column, exp, message in checks
+                  if "required" in message or any(c in cols for c in column.split(",") for cols in present.values())]
+        if not checks:  # (an optional column no file has is not checked)
+            continue
+        # Only the checked columns go into the batch (free text is long and every batch is hashed).
+        used = list(dict.fromkeys(c for column, _, _ in checks for c in column.split(",")))
+        frame = df.loc[df["_file"].isin(new_files), used + ["_file", "_row"]] if only_new else \
+            df[used + ["_file", "_row"]]
+        frame = frame.replace({"": None}).reset_index(drop=True)
+        if len(frame):
+            _validate(frame, table, checks, present, problems)
+
+
+def _validate(batch_df: pd.DataFrame, table: str, checks: list, present: dict[str, set[str]],
+              problems: list[Problem]) -> None:
+    """Validate ``checks`` (column, expectation, message) as one suite on ``batch_df``; one problem per
+    unexpected row, in the order of the checks, rows in frame order."""
+    import great_expectations as gx
+
     global _N_SOURCES
     _N_SOURCES += 1
+    context = _gx_context()
     asset = context.data_sources.add_pandas(f"suite_source_{_N_SOURCES}").add_dataframe_asset(name=table)
     batch = asset.add_batch_definition_whole_dataframe("all").get_batch(batch_parameters={"dataframe": batch_df})
-    for column, exp, message in checks:
-        key_cols = column.split(",")
-        if all(all(c not in cols for c in key_cols) for cols in present.values()) and "required" not in message:
-            continue  # an optional column no file has
-        result = batch.validate(exp, result_format={"result_format": "COMPLETE"})
+    suite = gx.ExpectationSuite(name=f"suite_{_N_SOURCES}")
+    for k, (_, exp, _) in enumerate(checks):
+        exp.meta = {"check": k}
+        suite.add_expectation(exp)
+    outcome = batch.validate(suite, result_format={"result_format": "COMPLETE"})
+    by_check = {int(r.expectation_config.meta["check"]): r for r in outcome.results}
+    for k, (column, _, message) in enumerate(checks):
+        result = by_check[k]
         if result.success:
             continue
+        key_cols = column.split(",")
         first_seen: dict[tuple, str] = {}
         for i in sorted(int(i["index"] if isinstance(i, dict) else i)
                         for i in (result.result or {}).get("unexpected_index_list") or []):
@@ -449,6 +489,7 @@ def _gx_context():
 
 
 def _json_objects(df: pd.DataFrame, table: str, problems: list[Problem]) -> None:
+    """Each value of a json column is one JSON object (or missing)."""
     for col in TABLES[table].columns:
         if col.type != "json":
             continue
@@ -518,7 +559,8 @@ def _unknown(df: pd.DataFrame, mask, column: str, message, problems: list[Proble
                                 message(df.loc[idx]) if callable(message) else message))
 
 
-def _references(data: SuiteData, problems: list[Problem], check_scores: bool = True) -> None:
+def _references(data: SuiteData, problems: list[Problem], check_scores: bool = True,
+                new_files: set[str] | None = None) -> None:
     t = data.tables
     items = set(t["items"]["item_id"]) if "items" in t else set()
     for table in ("responses", "gold", "comparisons"):
@@ -536,7 +578,8 @@ def _references(data: SuiteData, problems: list[Problem], check_scores: bool = T
                 _unknown(df, ~df[col].isin(ids) & (df[col] != "") & (df[col] != "\0unknown"), col,
                          lambda r, col=col: f"unknown response {r[col]!r} (not in responses)", problems)
     if "ratings" in t and check_scores:
-        _check_scores(data, t["ratings"], problems)
+        g = t["ratings"]
+        _check_scores(data, g, problems, None if new_files is None else g["_file"].isin(new_files))
     if "comparisons" in t:
         c = t["comparisons"]
         _unknown(c, (c["response_id_a"] == c["response_id_b"]) & (c["response_id_a"] != ""), "response_id_b",
@@ -553,54 +596,83 @@ def _references(data: SuiteData, problems: list[Problem], check_scores: bool = T
                          lambda r, col=col: f"response {r[col]!r} does not answer item {r['item_id']!r}", problems)
 
 
-def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem]) -> None:
+def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem], new: pd.Series | None = None) -> None:
+    """Each rating's rubric, version, criterion and score against suite.yml (on the rows where ``new`` is true;
+    every row when None), and no rating twice (response, rater, rubric, version, criterion) across every row.
+
+    The rows that are in order (a declared criterion; a person's score one of its whole levels; a key no other row
+    has) are found set-wise; the per-row walk that words the problems visits only the others."""
     rubrics = data.rubrics
+    declared = {(rid, str(v), c): d for rid, vs in rubrics.items() for v, crits in vs.items() for c, d in crits.items()}
+    sep = "\x1f"
+    where = g["rubric_id"] + sep + g["rubric_version"] + sep + g["criterion"]
+    levels = {f"{rid}{sep}{v}{sep}{c}{sep}{lv}" for (rid, v, c), d in declared.items()
+              if isinstance(d.get("min_score"), int) and isinstance(d.get("max_score"), int)
+              for lv in range(d["min_score"], d["max_score"] + 1)}
+    in_order = where.isin({sep.join(k) for k in declared}) & (
+        g["rater_kind"].isin(_KEPT_AS_RECORDED) | (where + sep + g["score"]).isin(levels))
+    key = (g["response_id"] + sep + g["rater_id"] + sep + g["rubric_id"] + sep + g["rubric_version"].str.strip()
+           + sep + g["criterion"])
+    walk = ~in_order | key.duplicated(keep=False)
+    emit = [True] * len(g) if new is None else new.tolist()
     seen: dict[tuple, str] = {}
     cols = ["_file", "_row", "rubric_id", "rubric_version", "criterion", "score", "rater_kind", "response_id",
             "rater_id"]
-    for f, r, rid, ver, crit, score, kind, response, rater in zip(*(g[c].tolist() for c in cols)):
+    emits = [e for e, w in zip(emit, walk) if w]
+    for own, (f, r, rid, ver, crit, score, kind, response, rater) in zip(emits, zip(*(g.loc[walk, c].tolist()
+                                                                                  for c in cols))):
+        out = problems if own else []  # a row of an earlier import: only the duplicate check spans it
         r, ver = int(r), ver.strip()
         if rid == "":
-            problems.append(Problem(f, r, "rubric_id", "rubric_id is required when the suite has several rubrics"
-                                    if rubrics else "the suite declares no rubric in suite.yml"))
+            out.append(Problem(f, r, "rubric_id", "rubric_id is required when the suite has several rubrics"
+                               if rubrics else "the suite declares no rubric in suite.yml"))
             continue
         if rid not in rubrics:
-            problems.append(Problem(f, r, "rubric_id", f"unknown rubric {rid!r}"))
+            out.append(Problem(f, r, "rubric_id", f"unknown rubric {rid!r}"))
             continue
         if ver == "":
-            problems.append(Problem(f, r, "rubric_version", f"rubric {rid!r} has several versions: name one"))
+            out.append(Problem(f, r, "rubric_version", f"rubric {rid!r} has several versions: name one"))
             continue
         if not ver.lstrip("+-").isdigit():
             continue  # reported by the type expectation
         if int(ver) not in rubrics[rid]:
-            problems.append(Problem(f, r, "rubric_version", f"rubric {rid!r} has no version {ver}"))
+            out.append(Problem(f, r, "rubric_version", f"rubric {rid!r} has no version {ver}"))
             continue
         crits = rubrics[rid][int(ver)]
         if crit not in crits:
             if crit:
-                problems.append(Problem(f, r, "criterion", f"unknown criterion {crit!r} in rubric {rid!r} v{ver}"))
+                out.append(Problem(f, r, "criterion", f"unknown criterion {crit!r} in rubric {rid!r} v{ver}"))
             continue
         score = score.strip()
         try:
             value = float(score)
         except ValueError:
             continue  # reported by the type expectation
+        if value != value or value in (float("inf"), float("-inf")):
+            continue  # nan / inf: reported by the type expectation
         c = crits[crit]
         recorded = kind in _KEPT_AS_RECORDED
         if not recorded and (value != int(value) or not c["min_score"] <= value <= c["max_score"]):
-            problems.append(Problem(f, r, "score", f"{crit}: score {score} is not a whole level within "
-                                    f"{c['min_score']}-{c['max_score']}"))
-        key = (response, rater, rid, ver, crit)
-        if key in seen:
-            problems.append(Problem(f, r, "criterion", f"duplicate rating of {key[0]!r} by {key[1]!r} on {crit} "
-                                    f"(v{ver}); first at {seen[key]}"))
+            out.append(Problem(f, r, "score", f"{crit}: score {score} is not a whole level within "
+                               f"{c['min_score']}-{c['max_score']}"))
+        key_ = (response, rater, rid, ver, crit)
+        if key_ in seen:
+            problems.append(Problem(f, r, "criterion", f"duplicate rating of {key_[0]!r} by {key_[1]!r} on {crit} "
+                                    f"(v{ver}); first at {seen[key_]}"))
         else:
-            seen[key] = f"{f}:{r}"
+            seen[key_] = f"{f}:{r}"
 
 
-def check_suite(folder: Path) -> tuple[SuiteData, list[Problem]]:
-    """Read and check one suite folder. Returns the data (text frames with defaults filled) and the problems."""
+def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]:
+    """Read and check one suite folder. Returns the data (text frames with defaults filled) and the problems.
+
+    ``new_files`` (paths of data files in the folder; None: every file) limits the checks of single rows (missing
+    columns, required values, types, allowed values, JSON objects, a rating's rubric, version, criterion and
+    score) to the rows of those files, as when an import adds files to a suite whose files were checked when they
+    came in. suite.yml, unique keys, references between files, defaults and duplicate ratings are checked on every
+    row either way."""
     folder = Path(folder)
+    new = None if new_files is None else {_rel(Path(f)) for f in new_files}
     problems: list[Problem] = []
     data = SuiteData(name=folder.name, folder=folder)
     if not SUITE_NAME.match(folder.name):
@@ -618,12 +690,13 @@ def check_suite(folder: Path) -> tuple[SuiteData, list[Problem]]:
         present = {}
         for f in df["_file"].unique():
             present[f] = _present_columns(folder, f)
-        _expectations(df, table, present, problems)
-        _json_objects(df, table, problems)
+        _expectations(df, table, present, problems, new)
+        _json_objects(df if new is None else df[df["_file"].isin(new)], table, problems)
     if "responses" in data.tables and "items" not in data.tables:
         problems.append(Problem(_rel(folder), 0, "", "responses need an items file"))
     _fill_defaults(data, problems)
-    _references(data, problems, check_scores=spec_ok)  # scores against a broken suite.yml would only echo it
+    # Scores against a broken suite.yml would only echo it.
+    _references(data, problems, check_scores=spec_ok, new_files=new)
     baseline = data.spec.get("baseline") if isinstance(data.spec, dict) else None
     if isinstance(baseline, str) and "responses" in data.tables and \
             baseline not in set(data.tables["responses"]["system_id"]):
