@@ -192,7 +192,7 @@ def test_grade_page_composite_leaderboard_with_intervals():
     dims = frame(at, "model", "grounding_accuracy", "consistency").set_index("model")
     assert dims.loc["synthetic-mixed", "grounding_accuracy"] == pytest.approx(0.821667, abs=1e-6)
     data = _chart_data(at)
-    assert sorted(data["model"]) == sorted(board.index) and (data["composite_ci_low"] <= data["composite"]).all()
+    assert sorted(data["system_id"]) == sorted(board.index) and (data["composite_ci_low"] <= data["composite"]).all()
 
 
 def _slice_script(rater_required: bool) -> None:

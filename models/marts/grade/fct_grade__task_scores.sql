@@ -3,7 +3,7 @@
 -- by construction); composite = project weights (leaderboard); rubric_composite = the task's own weights.
 with per_run as (
     select
-        pack_id, task_id, item_id, track, model,
+        pack_id, task_id, item_id, track, system_id,
         count(*)                                                   as n_runs,
         {{ grade_score('avg(grounding_accuracy)') }}               as grounding_accuracy,
         {{ grade_score('avg(insight_quality)') }}                  as insight_quality,
@@ -11,7 +11,7 @@ with per_run as (
         {{ grade_score('avg(calibration_limitation_handling)') }}  as calibration_limitation_handling,
         {{ grade_score('avg(structure_usability)') }}              as structure_usability
     from {{ ref('fct_grade__response_scores') }}
-    group by pack_id, task_id, item_id, track, model
+    group by pack_id, task_id, item_id, track, system_id
 ),
 
 scores as (
@@ -22,14 +22,14 @@ scores as (
     from per_run
     left join {{ ref('fct_grade__consistency') }} as c
         on c.item_id = per_run.item_id
-       and c.model = per_run.model
+       and c.system_id = per_run.system_id
 )
 
 select
     s.pack_id,
     s.task_id,
     s.track,
-    s.model,
+    s.system_id,
     s.n_runs,
     {%- for d in grade_dimensions() %}
     s.{{ d }},
