@@ -29,10 +29,10 @@ if not data or data["board"].empty:
 board = data["board"].copy()
 st.header("Composite leaderboard")
 table = board[["system_id", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie_group", "rank_range",
-               "n_tasks", "rank_reason", "ci_null_reason"]].rename(columns={
+               "n_tasks", "rank_reason", "composite_ci_reason"]].rename(columns={
     "system_id": "model", "composite_ci_low": "95% CI low", "composite_ci_high": "95% CI high", "rank_band": "rank band",
     "tie_group": "tie group", "rank_range": "rank range", "n_tasks": "tasks", "rank_reason": "not ranked because",
-    "ci_null_reason": "no interval because"})
+    "composite_ci_reason": "no interval because"})
 fmt = st.column_config.NumberColumn(format="%.3f")
 ac.show_table(table, column_config={"composite": fmt, "95% CI low": fmt, "95% CI high": fmt}, key="gr_board")
 min_tasks = int(board["min_tasks_for_interval"].iloc[0])

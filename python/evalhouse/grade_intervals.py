@@ -139,9 +139,9 @@ def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, floa
         res = composite_bootstrap_ci(values.tolist(), w, level=level, n_boot=n_boot, seed=seed)
         rows.append({"system_id": system_id, "n_tasks": res.n, "composite": res.estimate, "composite_ci_low": res.low,
                      "composite_ci_high": res.high, "ci_level": level, "n_boot": n_boot,
-                     "n_boot_used": res.n_boot_used, "ci_method": CI_METHOD, "ci_null_reason": res.reason})
+                     "n_boot_used": res.n_boot_used, "ci_method": CI_METHOD, "composite_ci_reason": res.reason})
     cols = ["system_id", "n_tasks", "composite", "composite_ci_low", "composite_ci_high", "ci_level", "n_boot",
-            "n_boot_used", "ci_method", "ci_null_reason"]
+            "n_boot_used", "ci_method", "composite_ci_reason"]
     out = pd.DataFrame(rows, columns=cols)
     out["min_tasks_for_interval"] = min_tasks
     out["is_below_min_tasks"] = out["n_tasks"] < min_tasks
@@ -156,6 +156,6 @@ def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, floa
     for c in ("composite", "composite_ci_low", "composite_ci_high", "ci_level"):
         out[c] = out[c].astype("float64")
     out["tie_group"] = out["tie_group"].astype("Int32")
-    for c in ("rank_band", "rank_range", "rank_reason", "ci_null_reason"):
+    for c in ("rank_band", "rank_range", "rank_reason", "composite_ci_reason"):
         out[c] = out[c].astype("string")
     return out.reset_index(drop=True)

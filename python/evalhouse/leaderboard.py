@@ -31,7 +31,7 @@ def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int =
     if min_replies < 2:
         raise ValueError(f"min_replies must be at least 2, got {min_replies}")
     cols = RUN_KEYS + ["n_replies_scored", "score_0_10", "score_ci_low", "score_ci_high", "ci_level", "n_boot",
-                       "ci_method", "ci_null_reason"]
+                       "ci_method", "score_ci_reason"]
     rows = []
     complete = replies[replies["score_status"] == "complete"].copy()
     complete["reply_score"] = complete["total"].astype(float) / complete["max_total"].astype(float) * 10.0

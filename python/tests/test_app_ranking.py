@@ -134,7 +134,7 @@ def test_run_score_intervals_and_leaderboard_table():
     assert iv.loc["r1", "score_0_10"] == pytest.approx(30 / 32 * 10)
     assert iv.loc["r2", "n_replies_scored"] == 4 and iv.loc["r2", "score_0_10"] == pytest.approx(10 / 32 * 10)
     assert iv.loc["r1", "score_ci_low"] >= 7.5 and iv.loc["r1", "score_ci_high"] == 10.0
-    assert pd.isna(iv.loc["r3", "score_ci_low"]) and "fewer than 2" in iv.loc["r3", "ci_null_reason"]
+    assert pd.isna(iv.loc["r3", "score_ci_low"]) and "fewer than 2" in iv.loc["r3", "score_ci_reason"]
     runs = pd.DataFrame([dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human",
                               system_id=k, n_replies_rated=n, n_ready=rd, score_0_10=sc, n_stale_scores=0)
                          for k, n, rd, sc in (("r1", 4, 3, 9.38), ("r2", 5, 0, 3.13), ("r3", 1, 1, 10.0))])

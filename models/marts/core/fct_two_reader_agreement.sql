@@ -29,7 +29,7 @@ select
     kappa.cohen_kappa,
     kappa.kappa_linear,
     kappa.kappa_quadratic,
-    kappa.kappa_null_reason
+    kappa.kappa_reason
 from agreement
 left join {{ ref('int_rater_pair_kappa') }} as kappa
     on kappa.suite = agreement.suite
