@@ -70,15 +70,22 @@ def score_0_10(sum_total: int, sum_max_total: int) -> Decimal:
     return (Decimal(sum_total) * 10 / Decimal(sum_max_total)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
-def score_grid_bounds(low, high) -> tuple[float | None, float | None]:
-    """An interval put on score_0_10's 2-decimal grid, rounded outward: low down, high up, after dropping float noise
-    below 1e-9 (6.2499999999999 -> 6.25, not 6.24). Outward rounding keeps every value the interval contained, so a
-    score rounded half-up from a value inside the interval stays inside. None stays None."""
+def outward_bounds(low, high, places: int) -> tuple[Decimal | None, Decimal | None]:
+    """An interval (floats) as DECIMALs with ``places`` decimals, rounded outward: low down, high up, after dropping
+    float noise two places below the grid (6.2499999999999 -> 6.25 at 2 places, not 6.24). Outward rounding keeps
+    every value the interval contained, so an estimate inside it, rounded to the same grid, stays inside.
+    None / NaN stay None."""
     def grid(v, rounding):
         if v is None or pd.isna(v):
             return None
-        return float(Decimal(repr(round(float(v), 9))).quantize(Decimal("0.01"), rounding=rounding))
+        return Decimal(repr(round(float(v), places + 2))).quantize(Decimal(1).scaleb(-places), rounding=rounding)
     return grid(low, ROUND_FLOOR), grid(high, ROUND_CEILING)
+
+
+def score_grid_bounds(low, high) -> tuple[float | None, float | None]:
+    """A score_0_10 interval on score_0_10's 2-decimal grid, rounded outward (``outward_bounds``), as floats."""
+    lo, hi = outward_bounds(low, high, 2)
+    return (None if lo is None else float(lo)), (None if hi is None else float(hi))
 
 
 def rank_reason(n_replies_scored, min_replies) -> str:

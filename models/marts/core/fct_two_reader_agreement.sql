@@ -25,7 +25,7 @@ select
     agreement.measure_order,
     agreement.n_shared,
     agreement.n_agree,
-    {{ ratio_round_half_up('agreement.n_agree', 'agreement.n_shared', 6) }} as exact_agreement,
+    cast(agreement.n_agree as double) / nullif(agreement.n_shared, 0)        as exact_agreement,
     kappa.cohen_kappa,
     kappa.kappa_linear,
     kappa.kappa_quadratic,

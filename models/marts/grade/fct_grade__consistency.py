@@ -9,6 +9,8 @@ NULL with a reason. Columns are fetched through Arrow (one Python object per val
 
 def model(dbt, session):
     dbt.config(materialized="table")
+    from decimal import ROUND_HALF_UP, Decimal
+
     import pyarrow as pa
 
     from evalhouse.grade_consistency import SubScore, consistency_from_parts, metric_variance_by_group
@@ -64,7 +66,9 @@ def model(dbt, session):
             "ranking_stability_reason": res.ranking_stability.reason,
             "metric_variance": res.metric_variance.value, "n_metric_keys": res.metric_variance.n,
             "metric_variance_reason": res.metric_variance.reason,
-            "consistency": res.consistency, "sub_metrics_used": res.weights_used,
+            "consistency": None if res.consistency is None else
+            Decimal(res.consistency).quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP),
+            "sub_metrics_used": res.weights_used,
             "consistency_reason": res.reason,
         })
     schema = pa.schema([
@@ -73,6 +77,6 @@ def model(dbt, session):
         ("finding_stability_reason", pa.string()), ("ranking_stability", pa.float64()),
         ("n_run_pairs_ranked", pa.int64()), ("ranking_stability_reason", pa.string()),
         ("metric_variance", pa.float64()), ("n_metric_keys", pa.int64()), ("metric_variance_reason", pa.string()),
-        ("consistency", pa.float64()), ("sub_metrics_used", pa.string()), ("consistency_reason", pa.string()),
+        ("consistency", pa.decimal128(18, 12)), ("sub_metrics_used", pa.string()), ("consistency_reason", pa.string()),
     ])
     return pa.Table.from_pylist(out, schema=schema)
