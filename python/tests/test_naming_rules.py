@@ -26,6 +26,7 @@ TYPES = {
     "system_id": "VARCHAR",
     "rubric_version": "INTEGER",
     "exact_agreement": "DOUBLE",
+    "mean_score": "DECIMAL(18,4)",
     "composite": "DECIMAL(18,12)",
     "grounding_accuracy": "DECIMAL(18,12)",
     "insight_quality": "DECIMAL(18,12)",
