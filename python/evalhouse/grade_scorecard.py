@@ -75,7 +75,7 @@ def build_results(con, pack_id: str | None = None) -> dict:
             "tracks": [{"pack_id": r["pack_id"], "track": int(r["track"]), **_level(r)}
                        for r in track_rows if r["system_id"] == m],
             "tasks": [{"pack_id": r["pack_id"], "task_id": r["task_id"], "track": int(r["track"]),
-                       "n_runs": int(r["n_runs"]), "dimensions": {d: _num(r[d]) for d in DIMENSIONS},
+                       "n_runs": int(r["n_repetitions"]), "dimensions": {d: _num(r[d]) for d in DIMENSIONS},
                        "composite": _num(r["composite"]), "rubric_composite": _num(r["rubric_composite"]),
                        "missing_dimensions": r["missing_dimensions"]}
                       for r in task_rows if r["system_id"] == m],

@@ -150,7 +150,7 @@ def test_sql_metric_values_follow_the_python_rule(con):
                           from stg_grade__response_labels l
                           join stg_grade__responses r on r.response_id = l.response_id
                           left join int_grade__run_metric_values v
-                            on v.item_id = r.item_id and v.system_id = r.system_id and v.run = r.repetition
+                            on v.item_id = r.item_id and v.system_id = r.system_id and v.repetition = r.repetition
                            and v.metric_key = l.label_name""").fetchall()
     assert len(rows) > 500
     for text, sql_value in rows:

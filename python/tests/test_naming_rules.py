@@ -16,8 +16,9 @@ from evalhouse import paths
 
 PROJECT = Path(__file__).resolve().parents[2]
 
-# A run (a model, a configuration, a prompt variant) is system_id everywhere.
-RUN_ALIASES = {"model", "model_run", "run_id", "model_id"}
+# A run (a model, a configuration, a prompt variant) is system_id everywhere; its n-th reply to an item is its
+# repetition (never `run`, which would read as the run itself).
+RUN_ALIASES = {"model", "model_run", "run_id", "model_id", "run"}
 # A bare `reason` is a person's (or judge's) comment on a rating, never the explanation of a NULL.
 RATER_COMMENT_RELATIONS = {"fct_ratings", "fct_criterion_scores", "fct_larkfield_ranking_practice", "int_ratings",
                            "int_latest_ratings", "int_effective_scores", "int_comparisons"}
@@ -43,7 +44,7 @@ def naming_problems(columns: list[tuple[str, str, str | None]]) -> list[str]:
     for relation, column, data_type in columns:
         where = f"{relation}.{column}"
         if column in RUN_ALIASES:
-            problems.append(f"{where}: a run is system_id")
+            problems.append(f"{where}: a run is system_id, its n-th reply a repetition")
         if column.endswith("_null_reason"):
             problems.append(f"{where}: a NULL's explanation is <column>_reason, not *_null_reason")
         if column == "reason" and relation not in RATER_COMMENT_RELATIONS:
@@ -98,4 +99,6 @@ def test_the_rule_catches_each_breach():
     assert naming_problems([("fct_ratings", "reason", "VARCHAR"), ("fct_a", "system_id", "VARCHAR"),
                             ("fct_a", "rubric_version", "INTEGER"), ("fct_a", "score_0_10", "DECIMAL(18,2)"),
                             ("fct_a", "kappa_reason", "VARCHAR")]) == []
-    assert naming_problems([("fct_a", "model_run", None)]) == ["fct_a.model_run: a run is system_id"]
+    assert naming_problems([("fct_a", "model_run", None)]) == [
+        "fct_a.model_run: a run is system_id, its n-th reply a repetition"]
+    assert len(naming_problems([("fct_a", "run", "INTEGER")])) == 1

@@ -20,16 +20,16 @@ def model(dbt, session):
     tasks = dbt.ref("int_grade__tasks").select("pack_id, task_id, item_id").fetchall()
     task_of = {item_id: (pack_id, task_id) for pack_id, task_id, item_id in tasks}
 
-    responses = dbt.ref("int_grade__responses").select("response_id, item_id, system_id, run")
+    responses = dbt.ref("int_grade__responses").select("response_id, item_id, system_id, repetition")
     items = dbt.ref("int_grade__response_texts").filter("text_kind = 'key_finding' and position <= 3")
     findings = (
         items.join(responses, "response_id")
-        .select("item_id, system_id, run, position, text_value as item_text")
-        .order("item_id, system_id, run, position")
+        .select("item_id, system_id, repetition, position, text_value as item_text")
+        .order("item_id, system_id, repetition, position")
         .to_arrow_table()
     )
     groups = (
-        responses.aggregate("item_id, system_id, list(run order by run) as runs", "item_id, system_id")
+        responses.aggregate("item_id, system_id, list(repetition order by repetition) as runs", "item_id, system_id")
         .order("item_id, system_id")
         .to_arrow_table()
     )
@@ -43,7 +43,7 @@ def model(dbt, session):
     # findings per (item, model): {run: [texts in rank order]}
     f_item = findings.column("item_id").to_pylist()
     f_model = findings.column("system_id").to_pylist()
-    f_run = findings.column("run").to_pylist()
+    f_run = findings.column("repetition").to_pylist()
     f_text = findings.column("item_text").to_pylist()
     by_group: dict = {}
     for it, mo, ru, tx in zip(f_item, f_model, f_run, f_text):
@@ -59,10 +59,10 @@ def model(dbt, session):
         res = consistency_from_parts(runs_findings, mv.get(it + sep + mo, NO_METRIC))
         pack_id, task_id = task_of[it]
         out.append({
-            "pack_id": pack_id, "task_id": task_id, "item_id": it, "system_id": mo, "n_runs": len(runs),
+            "pack_id": pack_id, "task_id": task_id, "item_id": it, "system_id": mo, "n_repetitions": len(runs),
             "finding_stability": res.finding_stability.value, "n_unique_findings": res.finding_stability.n,
             "finding_stability_reason": res.finding_stability.reason,
-            "ranking_stability": res.ranking_stability.value, "n_run_pairs_ranked": res.ranking_stability.n,
+            "ranking_stability": res.ranking_stability.value, "n_repetition_pairs_ranked": res.ranking_stability.n,
             "ranking_stability_reason": res.ranking_stability.reason,
             "metric_variance": res.metric_variance.value, "n_metric_keys": res.metric_variance.n,
             "metric_variance_reason": res.metric_variance.reason,
@@ -73,9 +73,9 @@ def model(dbt, session):
         })
     schema = pa.schema([
         ("pack_id", pa.string()), ("task_id", pa.string()), ("item_id", pa.string()), ("system_id", pa.string()),
-        ("n_runs", pa.int64()), ("finding_stability", pa.float64()), ("n_unique_findings", pa.int64()),
+        ("n_repetitions", pa.int64()), ("finding_stability", pa.float64()), ("n_unique_findings", pa.int64()),
         ("finding_stability_reason", pa.string()), ("ranking_stability", pa.float64()),
-        ("n_run_pairs_ranked", pa.int64()), ("ranking_stability_reason", pa.string()),
+        ("n_repetition_pairs_ranked", pa.int64()), ("ranking_stability_reason", pa.string()),
         ("metric_variance", pa.float64()), ("n_metric_keys", pa.int64()), ("metric_variance_reason", pa.string()),
         ("consistency", pa.decimal128(18, 12)), ("sub_metrics_used", pa.string()), ("consistency_reason", pa.string()),
     ])

@@ -4,7 +4,7 @@
 with per_run as (
     select
         pack_id, task_id, item_id, track, system_id,
-        count(*)                                                   as n_runs,
+        count(*)                                                   as n_repetitions,
         {{ grade_score('avg(grounding_accuracy)') }}               as grounding_accuracy,
         {{ grade_score('avg(insight_quality)') }}                  as insight_quality,
         {{ grade_score('avg(evidence_linkage)') }}                 as evidence_linkage,
@@ -30,7 +30,7 @@ select
     s.task_id,
     s.track,
     s.system_id,
-    s.n_runs,
+    s.n_repetitions,
     {%- for d in grade_dimensions() %}
     s.{{ d }},
     {%- endfor %}
