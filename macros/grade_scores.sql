@@ -25,7 +25,7 @@ nullif(concat_ws(', '
 ), '')
 {%- endmacro %}
 
-{#- grade_level_scores(group_cols): GRADE scores at a level above the task, per group_cols x model. Each dimension
+{#- grade_level_scores(group_cols): GRADE scores at a level above the task, per group_cols x system_id. Each dimension
     is the arithmetic mean of the task-level scores (NULL task scores left out); composite is the project-weighted
     sum of these dimension scores; mean_task_composite is the mean of the task composites (equal to composite when
     no dimension is NULL). Used by the track, pack and overall marts. -#}
@@ -35,14 +35,14 @@ with levels as (
         {%- for c in group_cols %}
         {{ c }},
         {%- endfor %}
-        model,
+        system_id,
         count(*)                                                   as n_tasks,
         {%- for d in grade_dimensions() %}
         {{ grade_score('avg(' ~ d ~ ')') }}                        as {{ d }},
         {%- endfor %}
         {{ grade_score('avg(composite)') }}                        as mean_task_composite
     from {{ ref('fct_grade__task_scores') }}
-    group by {{ (group_cols + ['model']) | join(', ') }}
+    group by {{ (group_cols + ['system_id']) | join(', ') }}
 )
 
 select

@@ -51,7 +51,7 @@ else:
                & (two["rubric_version"] == p["rubric_version"])].sort_values("measure_order")
     part = part.assign(agree=part["n_agree"].astype(int).astype(str) + " of " + part["n_shared"].astype(int).astype(str))
     ac.show_table(part[["measure", "agree", "exact_agreement", "cohen_kappa", "kappa_linear", "kappa_quadratic",
-                        "kappa_null_reason"]].rename(columns={"cohen_kappa": "Cohen's kappa",
+                        "kappa_reason"]].rename(columns={"cohen_kappa": "Cohen's kappa",
                                                               "kappa_linear": "linear-weighted kappa",
                                                               "kappa_quadratic": "quadratic-weighted kappa"}),
                   column_config={c: st.column_config.NumberColumn(format="%.3f") for c in

@@ -28,11 +28,11 @@ if not data or data["board"].empty:
 
 board = data["board"].copy()
 st.header("Composite leaderboard")
-table = board[["model", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie_group", "rank_range",
-               "n_tasks", "rank_reason", "ci_null_reason"]].rename(columns={
-    "model": "model", "composite_ci_low": "95% CI low", "composite_ci_high": "95% CI high", "rank_band": "rank band",
+table = board[["system_id", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie_group", "rank_range",
+               "n_tasks", "rank_reason", "composite_ci_reason"]].rename(columns={
+    "system_id": "model", "composite_ci_low": "95% CI low", "composite_ci_high": "95% CI high", "rank_band": "rank band",
     "tie_group": "tie group", "rank_range": "rank range", "n_tasks": "tasks", "rank_reason": "not ranked because",
-    "ci_null_reason": "no interval because"})
+    "composite_ci_reason": "no interval because"})
 fmt = st.column_config.NumberColumn(format="%.3f")
 ac.show_table(table, column_config={"composite": fmt, "95% CI low": fmt, "95% CI high": fmt}, key="gr_board")
 min_tasks = int(board["min_tasks_for_interval"].iloc[0])
@@ -47,8 +47,8 @@ st.caption(f"Composite (0-1) = project-weighted sum of the six dimension scores,
 plot = board[board["composite_ci_low"].notna()].copy()
 if not plot.empty:
     plot["tie group"] = ["not ranked" if pd.isna(g) else str(int(g)) for g in plot["tie_group"]]
-    plot = plot[["model", "n_tasks", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie group"]]
-    y = {"field": "model", "type": "nominal", "title": None, "axis": {"labelLimit": 320},
+    plot = plot[["system_id", "n_tasks", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie group"]]
+    y = {"field": "system_id", "type": "nominal", "title": None, "axis": {"labelLimit": 320},
          "sort": {"field": "composite", "order": "descending"}}
     st.vega_lite_chart({
         "data": {"values": plot.astype({"composite": float, "composite_ci_low": float,
@@ -62,15 +62,15 @@ if not plot.empty:
             {"mark": {"type": "point", "filled": True, "size": 70}, "encoding": {
                 "y": y, "x": {"field": "composite", "type": "quantitative"},
                 "color": {"field": "tie group", "type": "nominal"},
-                "tooltip": [{"field": f} for f in ("model", "n_tasks", "composite", "composite_ci_low",
+                "tooltip": [{"field": f} for f in ("system_id", "n_tasks", "composite", "composite_ci_low",
                                                    "composite_ci_high", "rank_band")]}},
         ]}, width="stretch")
 
 st.header("Dimension scores")
 dims = data["dimensions"]
-cols = ["model", "n_tasks", "grounding_accuracy", "insight_quality", "evidence_linkage",
+cols = ["system_id", "n_tasks", "grounding_accuracy", "insight_quality", "evidence_linkage",
         "calibration_limitation_handling", "consistency", "structure_usability", "composite", "missing_dimensions"]
-ac.show_table(dims[[c for c in cols if c in dims]],
+ac.show_table(dims[[c for c in cols if c in dims]].rename(columns={"system_id": "model"}),
               column_config={c: fmt for c in cols[2:9]}, key="gr_dims")
 weights = data.get("weights")
 if weights is not None and not weights.empty:

@@ -58,7 +58,7 @@ for i, letter in enumerate(order):
         c1.button("↓", key=f"rp_down_{ticket}_{letter}", on_click=_move, args=(i, 1), disabled=i == len(order) - 1)
         head = f"{i + 1}. Reply {letter}"
         if st.session_state[rkey]:
-            head += f" · {row['model_run']} · total {row['total']} · {'ready' if row['ready'] else 'not ready'}"
+            head += f" · {row['system_id']} · total {row['total']} · {'ready' if row['ready'] else 'not ready'}"
         c2.markdown(f"**{head}**")
         c2.text(row["reply_text"] if isinstance(row["reply_text"], str) else "(the lesson does not print this reply)")
 
@@ -75,6 +75,6 @@ if st.session_state[rkey]:
     result = pair_agreement(order, {k: part.loc[k, "total"] for k in letters})
     st.success(result.status_line())
     shown = part.loc[order].reset_index()
-    ac.show_table(shown[["panel_letter", "model_run", "correctness", "completeness", "format_compliance",
+    ac.show_table(shown[["panel_letter", "system_id", "correctness", "completeness", "format_compliance",
                          "appropriate_abstention", "total", "ready", "reason"]]
                   .rename(columns={"panel_letter": "reply"}), key="rp_scores")

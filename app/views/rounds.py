@@ -108,7 +108,7 @@ ac.show_table(data["fct_round_agreement"].sort_values("measure_order")[
 st.markdown("**Pairs of readers** (Cohen's kappa on the replies both read)")
 ac.show_table(data["fct_round_pair_agreement"].sort_values(["measure_order", "rater_a", "rater_b"])[
     ["measure", "rater_a", "rater_b", "n_shared", "n_agree", "exact_agreement", "cohen_kappa", "kappa_linear",
-     "kappa_quadratic", "kappa_null_reason"]], key="rr_pairs")
+     "kappa_quadratic", "kappa_reason"]], key="rr_pairs")
 st.markdown("**To adjudicate** (readers disagree; adjudication = a new rating with rater kind adjudicator)")
 ac.show_table(data["fct_round_disagreements"].sort_values(["response_id", "measure_order"])[
     ["response_id", "measure", "readings", "is_adjudicated", "adjudication"]], key="rr_disagree")

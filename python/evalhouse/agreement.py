@@ -6,7 +6,7 @@ import pandas as pd
 from evalhouse.stats import cohen_kappa
 
 KEYS = ["suite", "rubric_id", "rubric_version", "rater_a", "rater_b", "measure"]
-KAPPA_COLUMNS = KEYS + ["n_pairs", "cohen_kappa", "kappa_linear", "kappa_quadratic", "kappa_null_reason"]
+KAPPA_COLUMNS = KEYS + ["n_pairs", "cohen_kappa", "kappa_linear", "kappa_quadratic", "kappa_reason"]
 
 
 def pair_kappas(pairs: pd.DataFrame, criteria: pd.DataFrame) -> pd.DataFrame:
@@ -16,7 +16,7 @@ def pair_kappas(pairs: pd.DataFrame, criteria: pd.DataFrame) -> pd.DataFrame:
     (rubric_id, rubric_version, criterion, min_score, max_score) -- the label scale of a criterion is every integer
     level from min_score to max_score, from the rubric, not from what was observed. The 'ready' measure uses the
     labels [false, true] and has no weighted kappa; 'all_criteria' has no kappa (see exact agreement). Every
-    NULL kappa carries kappa_null_reason.
+    NULL kappa carries kappa_reason.
     """
     scales = {
         (r.rubric_id, int(r.rubric_version), r.criterion): list(range(int(r.min_score), int(r.max_score) + 1))
@@ -49,6 +49,6 @@ def pair_kappas(pairs: pd.DataFrame, criteria: pd.DataFrame) -> pd.DataFrame:
         {
             "suite": "string", "rubric_id": "string", "rubric_version": "int32", "rater_a": "string",
             "rater_b": "string", "measure": "string", "n_pairs": "int32", "cohen_kappa": "Float64",
-            "kappa_linear": "Float64", "kappa_quadratic": "Float64", "kappa_null_reason": "string",
+            "kappa_linear": "Float64", "kappa_quadratic": "Float64", "kappa_reason": "string",
         }
     )

@@ -145,9 +145,9 @@ def grade_leaderboard(db: Path | None = None) -> dict[str, pd.DataFrame]:
             return {}
         return {
             "board": con.execute("select * from fct_grade__composite_intervals "
-                                 "order by composite desc nulls last, model").df(),
+                                 "order by composite desc nulls last, system_id").df(),
             "dimensions": con.execute("select * from fct_grade__overall_scores order by composite desc nulls last, "
-                                      "model").df(),
+                                      "system_id").df(),
             "weights": con.execute("select * from int_grade__project_weights").df()
             if "int_grade__project_weights" in present else pd.DataFrame(),
         }

@@ -112,15 +112,15 @@ def _rank_reason(n_tasks: int, min_tasks: int) -> str:
 
 def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, float], n_boot: int = N_BOOT,
                               seed: int = 0, min_tasks: int = 5, level: float = CI_LEVEL) -> pd.DataFrame:
-    """The GRADE overall leaderboard with intervals: one row per model (fct_grade__composite_intervals).
+    """The GRADE overall leaderboard with intervals: one row per run, system_id (fct_grade__composite_intervals).
 
-    ``task_scores``: fct_grade__task_scores rows (model and the six DIMENSIONS, one row per pack x task x model;
+    ``task_scores``: fct_grade__task_scores rows (system_id and the six DIMENSIONS, one row per pack x task x system_id;
     with pack_id and task_id, the tasks are resampled in that order, so any row order gives the same interval);
     ``weights``: {dimension: project weight}. Every model uses the same seed. Models with fewer than ``min_tasks``
     tasks keep their interval but are flagged (is_below_min_tasks) and not ranked, as rubric leaderboard runs with
     fewer than min_replies_for_interval replies. Tie groups, rank bands and rank ranges come from
     evalhouse.leaderboard.add_rank_bands (evalhouse.ranking.rank_bands: closed intervals that overlap, directly or
-    through a chain, form one tie group). Sorted best first (composite, then model).
+    through a chain, form one tie group). Sorted best first (composite, then system_id).
     """
     if min_tasks < 2:
         raise ValueError(f"min_tasks must be at least 2, got {min_tasks}")
@@ -134,28 +134,28 @@ def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, floa
     order = [c for c in ("pack_id", "task_id") if c in task_scores]
     if order:
         task_scores = task_scores.sort_values(order, kind="stable")
-    for model, part in task_scores.groupby("model", sort=True):
+    for system_id, part in task_scores.groupby("system_id", sort=True):
         values = part[DIMENSIONS].astype(float).to_numpy()
         res = composite_bootstrap_ci(values.tolist(), w, level=level, n_boot=n_boot, seed=seed)
-        rows.append({"model": model, "n_tasks": res.n, "composite": res.estimate, "composite_ci_low": res.low,
+        rows.append({"system_id": system_id, "n_tasks": res.n, "composite": res.estimate, "composite_ci_low": res.low,
                      "composite_ci_high": res.high, "ci_level": level, "n_boot": n_boot,
-                     "n_boot_used": res.n_boot_used, "ci_method": CI_METHOD, "ci_null_reason": res.reason})
-    cols = ["model", "n_tasks", "composite", "composite_ci_low", "composite_ci_high", "ci_level", "n_boot",
-            "n_boot_used", "ci_method", "ci_null_reason"]
+                     "n_boot_used": res.n_boot_used, "ci_method": CI_METHOD, "composite_ci_reason": res.reason})
+    cols = ["system_id", "n_tasks", "composite", "composite_ci_low", "composite_ci_high", "ci_level", "n_boot",
+            "n_boot_used", "ci_method", "composite_ci_reason"]
     out = pd.DataFrame(rows, columns=cols)
     out["min_tasks_for_interval"] = min_tasks
     out["is_below_min_tasks"] = out["n_tasks"] < min_tasks
     out["rankable"] = ~out["is_below_min_tasks"]
-    out = add_rank_bands(out, "model", "composite", "composite_ci_low", "composite_ci_high", rankable_col="rankable")
+    out = add_rank_bands(out, "system_id", "composite", "composite_ci_low", "composite_ci_high", rankable_col="rankable")
     below = out["is_below_min_tasks"] & out["composite"].notna()
     out.loc[below, "rank_reason"] = [_rank_reason(n, min_tasks) for n in out.loc[below, "n_tasks"]]
     out = out.drop(columns=["rankable"])
-    out = out.sort_values(["composite", "model"], ascending=[False, True], kind="stable", na_position="last")
+    out = out.sort_values(["composite", "system_id"], ascending=[False, True], kind="stable", na_position="last")
     for c in ("n_tasks", "n_boot", "n_boot_used", "min_tasks_for_interval"):
         out[c] = out[c].astype("int32")
     for c in ("composite", "composite_ci_low", "composite_ci_high", "ci_level"):
         out[c] = out[c].astype("float64")
     out["tie_group"] = out["tie_group"].astype("Int32")
-    for c in ("rank_band", "rank_range", "rank_reason", "ci_null_reason"):
+    for c in ("rank_band", "rank_range", "rank_reason", "composite_ci_reason"):
         out[c] = out[c].astype("string")
     return out.reset_index(drop=True)

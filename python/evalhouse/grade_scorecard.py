@@ -57,28 +57,28 @@ def build_results(con, pack_id: str | None = None) -> dict:
     if not packs:
         raise ValueError(f"no GRADE pack {pack_id!r} in the warehouse" if pack_id else "no GRADE pack in the warehouse")
     if pack_id:
-        overall = _rows(con, "select * exclude (pack_id) from fct_grade__pack_scores where pack_id = ? order by model",
+        overall = _rows(con, "select * exclude (pack_id) from fct_grade__pack_scores where pack_id = ? order by system_id",
                         params)
     else:
-        overall = _rows(con, "select * from fct_grade__overall_scores order by model")
-    pack_rows = _rows(con, f"select * from fct_grade__pack_scores {where} order by model, pack_id", params)
-    track_rows = _rows(con, f"select * from fct_grade__track_scores {where} order by model, pack_id, track", params)
-    task_rows = _rows(con, f"select * from fct_grade__task_scores {where} order by model, pack_id, track, task_id",
+        overall = _rows(con, "select * from fct_grade__overall_scores order by system_id")
+    pack_rows = _rows(con, f"select * from fct_grade__pack_scores {where} order by system_id, pack_id", params)
+    track_rows = _rows(con, f"select * from fct_grade__track_scores {where} order by system_id, pack_id, track", params)
+    task_rows = _rows(con, f"select * from fct_grade__task_scores {where} order by system_id, pack_id, track, task_id",
                       params)
     models = []
     for o in overall:
-        m = o["model"]
+        m = o["system_id"]
         models.append({
             "model": m,
             "overall": _level(o),
-            "packs": [{"pack_id": r["pack_id"], **_level(r)} for r in pack_rows if r["model"] == m],
+            "packs": [{"pack_id": r["pack_id"], **_level(r)} for r in pack_rows if r["system_id"] == m],
             "tracks": [{"pack_id": r["pack_id"], "track": int(r["track"]), **_level(r)}
-                       for r in track_rows if r["model"] == m],
+                       for r in track_rows if r["system_id"] == m],
             "tasks": [{"pack_id": r["pack_id"], "task_id": r["task_id"], "track": int(r["track"]),
-                       "n_runs": int(r["n_runs"]), "dimensions": {d: _num(r[d]) for d in DIMENSIONS},
+                       "n_runs": int(r["n_repetitions"]), "dimensions": {d: _num(r[d]) for d in DIMENSIONS},
                        "composite": _num(r["composite"]), "rubric_composite": _num(r["rubric_composite"]),
                        "missing_dimensions": r["missing_dimensions"]}
-                      for r in task_rows if r["model"] == m],
+                      for r in task_rows if r["system_id"] == m],
         })
     ranked = sorted(models, key=lambda x: (x["overall"]["composite"] is None, -(x["overall"]["composite"] or 0),
                                            x["model"]))
@@ -106,14 +106,14 @@ def _rank_bands(con, task_rows: list[dict], weights: dict) -> dict[str, dict]:
                    "and table_name = 'fct_grade__composite_intervals'").fetchone()[0]:
         found = con.execute("select max(min_tasks_for_interval) from fct_grade__composite_intervals").fetchone()[0]
         min_tasks = int(found) if found is not None else min_tasks
-    frame = pd.DataFrame([{"pack_id": r["pack_id"], "task_id": r["task_id"], "model": r["model"],
+    frame = pd.DataFrame([{"pack_id": r["pack_id"], "task_id": r["task_id"], "system_id": r["system_id"],
                            **{d: _num(r[d]) for d in DIMENSIONS}} for r in task_rows])
     table = composite_intervals_table(frame, weights, min_tasks=min_tasks)
 
     def clean(v):
         return None if pd.isna(v) else v
 
-    return {r["model"]: {"ci_low": clean(r["composite_ci_low"]), "ci_high": clean(r["composite_ci_high"]),
+    return {r["system_id"]: {"ci_low": clean(r["composite_ci_low"]), "ci_high": clean(r["composite_ci_high"]),
                          "tie_group": None if pd.isna(r["tie_group"]) else int(r["tie_group"]),
                          "rank_band": clean(r["rank_band"]), "rank_range": clean(r["rank_range"]),
                          "rank_reason": clean(r["rank_reason"])}

@@ -5,6 +5,7 @@ Pure pandas on DataFrames read from the marts; no database access here (see eval
 from __future__ import annotations
 
 import re
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
@@ -22,25 +23,33 @@ def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int =
     """Per model run (suite x rubric version x rater x run): score 0-10 with a 95% percentile-bootstrap interval.
 
     ``replies`` has the fct_reply_scores columns (RUN_KEYS, score_status, total, max_total). Only complete replies
-    count (as in fct_model_run_scores); each reply's score is total / max_total x 10, so the mean equals
-    fct_model_run_scores.score_0_10 before its rounding. The resampling unit is the reply. The seed is the same for
-    every run, so the interval is reproducible. Runs with 0 or 1 complete reply get NULL bounds and a reason.
+    count (as in fct_model_run_scores); each reply's score is total / max_total x 10. score_0_10 is the exact
+    sum(total) x 10 / sum(max_total) rounded half-up to 2 decimals: the same value as fct_model_run_scores.score_0_10.
+    The bounds are put on the same 2-decimal grid, rounded outward (low down, high up; ``score_grid_bounds``), so the
+    interval still contains the score. The resampling unit is the reply. The seed is the same for every run, so the
+    interval is reproducible. Runs with 0 or 1 complete reply get NULL bounds and a reason.
     A bootstrap over a handful of replies is far too narrow (two equal replies give [v, v]): runs with fewer than
     ``min_replies`` complete replies keep their interval but are flagged (``is_below_min_replies``) and not ranked.
     """
     if min_replies < 2:
         raise ValueError(f"min_replies must be at least 2, got {min_replies}")
     cols = RUN_KEYS + ["n_replies_scored", "score_0_10", "score_ci_low", "score_ci_high", "ci_level", "n_boot",
-                       "ci_method", "ci_null_reason"]
+                       "ci_method", "score_ci_reason"]
     rows = []
     complete = replies[replies["score_status"] == "complete"].copy()
     complete["reply_score"] = complete["total"].astype(float) / complete["max_total"].astype(float) * 10.0
     all_runs = replies[RUN_KEYS].drop_duplicates()
     groups = {k: g["reply_score"].to_numpy() for k, g in complete.groupby(RUN_KEYS, dropna=False)}
+    sums = complete.groupby(RUN_KEYS, dropna=False)[["total", "max_total"]].sum()
     for key in all_runs.itertuples(index=False, name=None):
         values = groups.get(tuple(key), [])
         res = bootstrap_mean_ci(values, level=CI_LEVEL, n_boot=n_boot, seed=seed)
-        rows.append((*key, res.n, res.estimate, res.low, res.high, CI_LEVEL, n_boot, "percentile bootstrap over replies",
+        score = None
+        if res.n:
+            total, max_total = sums.loc[tuple(key)]
+            score = float(score_0_10(int(total), int(max_total)))
+        low, high = score_grid_bounds(res.low, res.high)
+        rows.append((*key, res.n, score, low, high, CI_LEVEL, n_boot, "percentile bootstrap over replies",
                      res.reason))
     out = pd.DataFrame(rows, columns=cols)
     out["rubric_version"] = out["rubric_version"].astype("int32")
@@ -51,6 +60,32 @@ def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int =
     out["min_replies_for_interval"] = pd.Series([min_replies] * len(out), dtype="int32")
     out["is_below_min_replies"] = out["n_replies_scored"] < min_replies
     return out
+
+
+def score_0_10(sum_total: int, sum_max_total: int) -> Decimal:
+    """sum_total x 10 / sum_max_total, exact, rounded half-up to 2 decimals (seed 000: "mean total / 8 x 10"; the
+    ratio_round_half_up macro in SQL). 30 of 32 -> 9.38 (9.375 half-up); 10 of 32 -> 3.13. Raises on sum_max_total 0."""
+    if sum_max_total == 0:
+        raise ValueError("no maximum total: score 0-10 is undefined")
+    return (Decimal(sum_total) * 10 / Decimal(sum_max_total)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def outward_bounds(low, high, places: int) -> tuple[Decimal | None, Decimal | None]:
+    """An interval (floats) as DECIMALs with ``places`` decimals, rounded outward: low down, high up, after dropping
+    float noise two places below the grid (6.2499999999999 -> 6.25 at 2 places, not 6.24). Outward rounding keeps
+    every value the interval contained, so an estimate inside it, rounded to the same grid, stays inside.
+    None / NaN stay None."""
+    def grid(v, rounding):
+        if v is None or pd.isna(v):
+            return None
+        return Decimal(repr(round(float(v), places + 2))).quantize(Decimal(1).scaleb(-places), rounding=rounding)
+    return grid(low, ROUND_FLOOR), grid(high, ROUND_CEILING)
+
+
+def score_grid_bounds(low, high) -> tuple[float | None, float | None]:
+    """A score_0_10 interval on score_0_10's 2-decimal grid, rounded outward (``outward_bounds``), as floats."""
+    lo, hi = outward_bounds(low, high, 2)
+    return (None if lo is None else float(lo)), (None if hi is None else float(hi))
 
 
 def rank_reason(n_replies_scored, min_replies) -> str:

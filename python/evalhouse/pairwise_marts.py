@@ -50,6 +50,14 @@ def _oriented(c: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([as_b, as_a], ignore_index=True)
 
 
+def _text_reasons(df: pd.DataFrame) -> pd.DataFrame:
+    """Every ``*_reason`` column as text, so the mart types it VARCHAR even when no row has a reason."""
+    for c in df.columns:
+        if c.endswith("_reason"):
+            df[c] = df[c].astype("string")
+    return df
+
+
 WIN_RATE_COLUMNS = [
     "suite", "rater_group", "system_id", "opponent_id", "opponent_is_baseline", "n_comparisons", "n_items", "wins",
     "losses", "draws", "win_rate", "win_rate_se", "win_rate_low", "win_rate_high", "win_rate_reason",
@@ -80,7 +88,7 @@ def win_rates(comparisons: pd.DataFrame, systems: pd.DataFrame) -> pd.DataFrame:
             "length_controlled_win_rate_reason": lc.reason,
             "avg_length": _none(float(g["len_system"].mean())), "opponent_avg_length": _none(float(g["len_opponent"].mean())),
         })
-    return pd.DataFrame(rows, columns=WIN_RATE_COLUMNS)
+    return _text_reasons(pd.DataFrame(rows, columns=WIN_RATE_COLUMNS))
 
 
 RATING_COLUMNS = [
@@ -109,7 +117,7 @@ def ratings(comparisons: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> pd.D
                 "position": r.position, "rank_band": r.band, "rank_best": r.rank_best, "rank_worst": r.rank_worst,
                 "tie_group": r.tie_group, "rank_reason": r.reason,
             })
-    return pd.DataFrame(rows, columns=RATING_COLUMNS)
+    return _text_reasons(pd.DataFrame(rows, columns=RATING_COLUMNS))
 
 
 DIAGNOSTIC_COLUMNS = ["suite", "rater_group", "diagnostic", "subset", "estimate", "estimate_se", "estimate_low",
@@ -217,7 +225,7 @@ def judge_diagnostics(comparisons: pd.DataFrame, systems: pd.DataFrame) -> pd.Da
                 pairs.append((float(by_first.iloc[0]), float(by_first.iloc[1])))
         rows.append(_row(suite, group, "flip_rate", "all", pw.flip_rate(pairs)))
     rows.extend(_agreement_rows(c))
-    return pd.DataFrame(rows, columns=DIAGNOSTIC_COLUMNS)
+    return _text_reasons(pd.DataFrame(rows, columns=DIAGNOSTIC_COLUMNS))
 
 
 def _agreement_rows(c: pd.DataFrame) -> list[dict]:

@@ -95,7 +95,7 @@ def _typed(rows: list[dict], columns: list[str]) -> pd.DataFrame:
 
 _STRING_COLS = {"suite", "task", "rubric_id", "criterion", "rater_id", "rater_kind", "comparison", "level",
                 "ranker", "ranker_kind", "system_id", "coder_set", "judge_rater_id", "judge_rater_kind"}
-_INT_COLS = {"rubric_version", "scale_min", "scale_max", "n_levels", "n_raters", "n_units", "n_units_rated",
+_INT_COLS = {"scale_min", "scale_max", "n_levels", "n_raters", "n_units", "n_units_rated",
              "n_units_pairable", "n_ratings_used", "n_ratings_excluded", "icc_k", "icc_n_units", "n_rater_pairs", "n",
              "n_systems", "n_items", "n_judge_scores_excluded", "n_items_with_text", "n_responses", "n_coders"}
 _BOOL_COLS = {"is_binary", "reference_system_included", "suite_has_reference_system", "is_reference_system",
@@ -105,6 +105,8 @@ _BOOL_COLS = {"is_binary", "reference_system_included", "suite_has_reference_sys
 def _dtype(col: str) -> str:
     if col in _STRING_COLS or col.endswith("_reason"):
         return "string"
+    if col == "rubric_version":
+        return "Int32"  # INTEGER, as in every mart
     if col in _INT_COLS:
         return "Int64"
     if col in _BOOL_COLS:

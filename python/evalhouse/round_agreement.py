@@ -36,7 +36,7 @@ ROUND_AGREEMENT_COLUMNS = [
 ]
 PAIR_AGREEMENT_COLUMNS = [
     "round_id", "measure", "measure_order", "rater_a", "rater_b", "n_shared", "n_agree", "exact_agreement",
-    "cohen_kappa", "kappa_linear", "kappa_quadratic", "kappa_null_reason",
+    "cohen_kappa", "kappa_linear", "kappa_quadratic", "kappa_reason",
 ]
 
 
@@ -122,4 +122,4 @@ def round_pair_agreement(readings: pd.DataFrame) -> pd.DataFrame:
     return out.astype({"round_id": "string", "measure": "string", "measure_order": "int32", "rater_a": "string",
                        "rater_b": "string", "n_shared": "int32", "n_agree": "int32", "exact_agreement": "Float64",
                        "cohen_kappa": "Float64", "kappa_linear": "Float64", "kappa_quadratic": "Float64",
-                       "kappa_null_reason": "string"})
+                       "kappa_reason": "string"})

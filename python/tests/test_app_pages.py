@@ -192,7 +192,7 @@ def test_grade_page_composite_leaderboard_with_intervals():
     dims = frame(at, "model", "grounding_accuracy", "consistency").set_index("model")
     assert dims.loc["synthetic-mixed", "grounding_accuracy"] == pytest.approx(0.821667, abs=1e-6)
     data = _chart_data(at)
-    assert sorted(data["model"]) == sorted(board.index) and (data["composite_ci_low"] <= data["composite"]).all()
+    assert sorted(data["system_id"]) == sorted(board.index) and (data["composite_ci_low"] <= data["composite"]).all()
 
 
 def _slice_script(rater_required: bool) -> None:
@@ -371,9 +371,9 @@ def test_ranking_practice_counts_pairs():
     no_errors(at)
     # BA, BC, AC same as the rubric (8>5, 8>2, 5>2); AD, CD not; BD tied (8 = 8): 3 of 5.
     assert at.success[0].value.startswith("3 of 5 pairs in the same order as the rubric")
-    scores = frame(at, "reply", "model_run")
+    scores = frame(at, "reply", "system_id")
     assert scores["reply"].tolist() == ["B", "A", "C", "D"]
-    assert scores["model_run"].tolist()[0] == "Claude Opus 5.5" and scores["total"].tolist() == [8, 5, 2, 8]
+    assert scores["system_id"].tolist()[0] == "Claude Opus 5.5" and scores["total"].tolist() == [8, 5, 2, 8]
     at.selectbox(key="rp_ticket").set_value("U03").run()
     assert any("the lesson does not print this reply" in t.value for t in no_errors(at).text)
 

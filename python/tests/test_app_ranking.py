@@ -131,10 +131,11 @@ def _replies():
 def test_run_score_intervals_and_leaderboard_table():
     iv = run_score_intervals(_replies(), n_boot=500, min_replies=2).set_index("system_id")
     assert iv["is_below_min_replies"].to_dict() == {"r1": False, "r2": False, "r3": True}
-    assert iv.loc["r1", "score_0_10"] == pytest.approx(30 / 32 * 10)
-    assert iv.loc["r2", "n_replies_scored"] == 4 and iv.loc["r2", "score_0_10"] == pytest.approx(10 / 32 * 10)
+    # 30 / 32 x 10 = 9.375 and 10 / 32 x 10 = 3.125, half-up on 2 decimals as fct_model_run_scores.score_0_10
+    assert iv.loc["r1", "score_0_10"] == 9.38
+    assert iv.loc["r2", "n_replies_scored"] == 4 and iv.loc["r2", "score_0_10"] == 3.13
     assert iv.loc["r1", "score_ci_low"] >= 7.5 and iv.loc["r1", "score_ci_high"] == 10.0
-    assert pd.isna(iv.loc["r3", "score_ci_low"]) and "fewer than 2" in iv.loc["r3", "ci_null_reason"]
+    assert pd.isna(iv.loc["r3", "score_ci_low"]) and "fewer than 2" in iv.loc["r3", "score_ci_reason"]
     runs = pd.DataFrame([dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human",
                               system_id=k, n_replies_rated=n, n_ready=rd, score_0_10=sc, n_stale_scores=0)
                          for k, n, rd, sc in (("r1", 4, 3, 9.38), ("r2", 5, 0, 3.13), ("r3", 1, 1, 10.0))])
@@ -223,3 +224,18 @@ def test_lower_is_better_criteria_count_their_worst_level():
     assert board.loc["r1", "e worst"] == 0 and board.loc["r2", "e worst"] == 3  # not n_at_minimum (4, 1)
     assert board.loc["r2", "a 0"] == 1
     assert criterion_label("e", "lower") == "e worst" and criterion_label("a") == "a 0"
+
+
+def test_score_0_10_half_up_and_interval_bounds_rounded_outward():
+    from decimal import Decimal
+
+    from evalhouse.leaderboard import score_0_10, score_grid_bounds
+
+    assert score_0_10(30, 32) == Decimal("9.38") and score_0_10(10, 32) == Decimal("3.13")  # 9.375, 3.125 half-up
+    assert score_0_10(13, 24) == Decimal("5.42")  # 5.41666...
+    with pytest.raises(ValueError):
+        score_0_10(0, 0)
+    # two identical replies of 13 / 24: zero-width [5.4166.., 5.4166..] -> [5.41, 5.42] contains the score 5.42
+    assert score_grid_bounds(13 / 24 * 10, 13 / 24 * 10) == (5.41, 5.42)
+    assert score_grid_bounds(6.2499999999999, 7.5000000000001) == (6.25, 7.5)  # float noise is not a step
+    assert score_grid_bounds(None, float("nan")) == (None, None)

@@ -77,7 +77,7 @@ def test_blind_round_trip(project):
     run("evalhouse", "publish")
     con = duckdb.connect(str(dst / "warehouse/evalhouse.duckdb"), read_only=True)
     agreement = {r[0]: r[1:] for r in con.execute(
-        "select measure, n_shared, n_agree, exact_agreement, cohen_kappa, kappa_quadratic, kappa_null_reason "
+        "select measure, n_shared, n_agree, exact_agreement, cohen_kappa, kappa_quadratic, kappa_reason "
         "from fct_two_reader_agreement where rater_a = 'camille' and rater_b = 'grace'").fetchall()}
     # correctness: camille [2,1,1,1], grace [2,2,1,1]: po = 3/4, pe = 1/4*2/4 + 3/4*2/4 = 1/2 -> kappa 0.5
     n, agree, exact, kappa, _, _ = agreement["correctness"]

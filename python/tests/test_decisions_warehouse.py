@@ -120,7 +120,7 @@ def test_not_run_group_has_null_metrics_never_zero(con):
     metric_cols.remove("n_compared_groups")
     assert len(metric_cols) > 15
     assert {k: d[k] for k in metric_cols} == {k: None for k in metric_cols}
-    boot = rows(con, "select mean_difference, ci_low, ci_high, reason from fct_decisions__paired_bootstrap "
+    boot = rows(con, "select mean_difference, ci_low, ci_high, mean_difference_reason from fct_decisions__paired_bootstrap "
                      "where experiment_id = 'exp01_example' and contrast = 'C - D'")
     assert boot and all(r == (None, None, None, "group D did not run") for r in boot)
 

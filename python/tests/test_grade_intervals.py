@@ -62,7 +62,7 @@ def test_edge_cases():
 
 
 def _tasks(model: str, values: list[float]) -> list[dict]:
-    return [{"model": model, **{d: v for d in DIMENSIONS}} for v in values]
+    return [{"system_id": model, **{d: v for d in DIMENSIONS}} for v in values]
 
 
 def test_tie_groups_and_rank_bands_by_hand():
@@ -72,7 +72,7 @@ def test_tie_groups_and_rank_bands_by_hand():
     # Rank ranges: A: none above, C and D below -> 1-2; B: 1-2; C: A and B above, D below -> 3; D: 4.
     frame = pd.DataFrame(_tasks("A", [0.9, 0.8]) + _tasks("B", [0.85, 0.6]) + _tasks("C", [0.55, 0.5])
                          + _tasks("D", [0.3, 0.2]) + _tasks("E", [0.99]))
-    board = composite_intervals_table(frame, WEIGHTS, min_tasks=2).set_index("model")
+    board = composite_intervals_table(frame, WEIGHTS, min_tasks=2).set_index("system_id")
     assert board.index.tolist() == ["E", "A", "B", "C", "D"]  # best composite first
     assert board.loc["A", "composite_ci_low"] == pytest.approx(0.8) and board.loc["B", "composite_ci_high"] == \
         pytest.approx(0.85)
@@ -85,14 +85,14 @@ def test_tie_groups_and_rank_bands_by_hand():
     assert e["composite"] == pytest.approx(0.99) and pd.isna(e["composite_ci_low"]) and pd.isna(e["tie_group"])
     assert e["is_below_min_tasks"] and e["rank_reason"] == "1 task, fewer than 2 (min_tasks_for_interval): not ranked"
     # with the default minimum of 5 tasks nobody here is ranked; intervals stay
-    strict = composite_intervals_table(frame, WEIGHTS).set_index("model")
+    strict = composite_intervals_table(frame, WEIGHTS).set_index("system_id")
     assert strict["tie_group"].isna().all() and strict.loc["A", "composite_ci_low"] == pytest.approx(0.8)
     assert strict.loc["A", "rank_reason"] == "2 tasks, fewer than 5 (min_tasks_for_interval): not ranked"
     # the tasks are resampled in pack x task order: shuffled rows give the same intervals
     keyed = frame.assign(pack_id="p", task_id=[f"t{i}" for i in range(len(frame))])
     shuffled = keyed.sample(frac=1.0, random_state=7)
-    a = composite_intervals_table(keyed, WEIGHTS, min_tasks=2).set_index("model")
-    b = composite_intervals_table(shuffled, WEIGHTS, min_tasks=2).set_index("model")
+    a = composite_intervals_table(keyed, WEIGHTS, min_tasks=2).set_index("system_id")
+    b = composite_intervals_table(shuffled, WEIGHTS, min_tasks=2).set_index("system_id")
     pd.testing.assert_frame_equal(a, b.loc[a.index])
     with pytest.raises(ValueError, match="no project weight"):
         composite_intervals_table(frame, {"consistency": 1.0})
@@ -101,13 +101,13 @@ def test_tie_groups_and_rank_bands_by_hand():
 @pytest.mark.skipif(not paths.published_db().is_file(), reason="run `make build` first")
 def test_mart_matches_the_overall_leaderboard(warehouse):
     rows = warehouse.execute("""
-        select i.model, i.n_tasks, i.composite, cast(o.composite as double), i.composite_ci_low, i.composite_ci_high,
+        select i.system_id, i.n_tasks, i.composite, o.composite, i.composite_ci_low, i.composite_ci_high,
                i.tie_group, i.rank_band
-        from fct_grade__composite_intervals as i join fct_grade__overall_scores as o using (model)
+        from fct_grade__composite_intervals as i join fct_grade__overall_scores as o using (system_id)
         order by i.composite desc""").fetchall()
     assert [r[0] for r in rows] == ["synthetic-strong", "synthetic-mixed", "synthetic-weak"]
     for model, n_tasks, composite, overall, low, high, group, band in rows:
-        assert n_tasks == 10 and composite == pytest.approx(overall, abs=1e-12) and low <= composite <= high
+        assert n_tasks == 10 and composite == overall and low <= composite <= high  # the same DECIMAL(18,12)
     # the bundled example pack's three models are far apart: three tie groups of one
     assert [r[6] for r in rows] == [1, 2, 3] and [r[7] for r in rows] == ["1", "2", "3"]
     strong, mixed, weak = rows

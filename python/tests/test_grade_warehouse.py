@@ -5,6 +5,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from evalhouse.grade_scorecard import DIMENSIONS, ResultsInvalid, build_results, validate_results, write_scorecard
+from evalhouse.leaderboard import outward_bounds
 from evalhouse.warehouse import connect_readonly
 
 
@@ -36,11 +37,12 @@ def test_scorecard_results_validate_and_composite_is_the_weighted_sum(con, tmp_p
                                                        abs=1e-11)
     assert [r["model"] for r in doc["leaderboard"]] == ["synthetic-strong", "synthetic-mixed", "synthetic-weak"]
     # the leaderboard's intervals and bands are the mart's (same function, seed and threshold)
-    mart = {r[0]: r[1:] for r in con.execute("select model, composite_ci_low, composite_ci_high, tie_group, rank_band "
+    mart = {r[0]: r[1:] for r in con.execute("select system_id, composite_ci_low, composite_ci_high, tie_group, rank_band "
                                              "from fct_grade__composite_intervals").fetchall()}
     for r in doc["leaderboard"]:
         low, high, group, band = mart[r["model"]]
-        assert r["ci_low"] == pytest.approx(low, abs=1e-12) and r["ci_high"] == pytest.approx(high, abs=1e-12)
+        # the mart keeps the same interval on the DECIMAL(18,12) grid, rounded outward
+        assert outward_bounds(r["ci_low"], r["ci_high"], 12) == (low, high)
         assert (r["tie_group"], r["rank_band"]) == (group, band)
     assert [r["rank_band"] for r in doc["leaderboard"]] == ["1", "2", "3"]
     text = md.read_text(encoding="utf-8")
@@ -49,7 +51,7 @@ def test_scorecard_results_validate_and_composite_is_the_weighted_sum(con, tmp_p
 
 def test_overall_composite_equals_weighted_sum_exactly_in_decimal(con):
     weights = dict(con.execute("select dimension, weight from grade_dimension_weights").fetchall())
-    rows = con.execute(f"select model, composite, {', '.join(DIMENSIONS)} from fct_grade__overall_scores").fetchall()
+    rows = con.execute(f"select system_id, composite, {', '.join(DIMENSIONS)} from fct_grade__overall_scores").fetchall()
     assert len(rows) == 3
     for model, composite, *dims in rows:
         expected = sum(Decimal(weights[d]) * v for d, v in zip(DIMENSIONS, dims))
@@ -65,7 +67,7 @@ def test_schema_rejects_an_out_of_range_score(con):
 
 def test_example_pack_scores(con):
     # synthetic-strong reports every gold fact correctly (formats vary: "(192).", "11.98 %", casefolded names)
-    assert _one(con, "select min(grounding_accuracy) from fct_grade__task_scores where model = 'synthetic-strong'")[0] == 1
+    assert _one(con, "select min(grounding_accuracy) from fct_grade__task_scores where system_id = 'synthetic-strong'")[0] == 1
     # synthetic-weak writes ST-42 for ST-0042 and ACC-7 for ACC-7A: never accepted
     got = con.execute("""select distinct reply_text, passed from fct_grade__fact_checks
                          where suite = 'grade' and fact_key in ('largest_effect_study_id', 'largest_effect_study_standard')
@@ -85,7 +87,7 @@ def test_example_pack_scores(con):
     assert _one(con, "select count(*) from fct_grade__text_checks where method = 'judge' and is_present")[0] > 0
     # identical runs -> consistency 1
     assert _one(con, "select min(consistency), max(consistency) from fct_grade__consistency "
-                     "where model = 'synthetic-strong'") == (1.0, 1.0)
+                     "where system_id = 'synthetic-strong'") == (1.0, 1.0)
 
 
 def test_judge_ratings_are_ratings_of_kind_judge_in_the_shared_model(con):
@@ -100,14 +102,14 @@ def _acc(con, suite, run, kind="all"):
     return con.execute("""select e.n_items, e.n_correct, t.n_correct, e.accuracy_pct, t.accuracy_pct
                           from fct_grade__grounding_run_accuracy e
                           join fct_grade__grounding_run_accuracy t
-                            on t.suite = e.suite and t.run_id = e.run_id and t.fact_kind = e.fact_kind
+                            on t.suite = e.suite and t.system_id = e.system_id and t.fact_kind = e.fact_kind
                            and t.answer_rule = 'house_tolerance'
-                          where e.answer_rule = 'house_exact' and e.suite = ? and e.run_id = ? and e.fact_kind = ?""",
+                          where e.answer_rule = 'house_exact' and e.suite = ? and e.system_id = ? and e.fact_kind = ?""",
                        [suite, run, kind]).fetchone()
 
 
 def test_gsm8k_per_run_accuracy_real_values(con):
-    assert _one(con, "select count(distinct run_id) from fct_grade__grounding_run_accuracy where suite = 'grade_gsm8k'")[0] == 24
+    assert _one(con, "select count(distinct system_id) from fct_grade__grounding_run_accuracy where suite = 'grade_gsm8k'")[0] == 24
     # gpt4_COT: the last number of the answer is right for 1,234 of 1,319 (SOURCE.md: 93.56 % with the last number)
     assert _acc(con, "grade_gsm8k", "gpt4_COT") == (1319, 1234, 1234, Decimal("93.56"), Decimal("93.56"))
     # gpt4_noNL: program floats; exact 1,234 (SOURCE.md strict 93.56 %), within 0.01: 1,242 (authors' 94.16 %)
@@ -115,7 +117,7 @@ def test_gsm8k_per_run_accuracy_real_values(con):
 
 
 def test_tatqa_per_run_accuracy_real_values(con):
-    assert _one(con, "select count(distinct run_id) from fct_grade__grounding_run_accuracy where suite = 'grade_tatqa'")[0] == 5
+    assert _one(con, "select count(distinct system_id) from fct_grade__grounding_run_accuracy where suite = 'grade_tatqa'")[0] == 5
     # PoT: 1,450 single facts (717 arithmetic + 32 count numeric, 701 span strings); exact 533, tolerance 808
     assert _acc(con, "grade_tatqa", "codex_pot") == (1450, 533, 808, Decimal("36.76"), Decimal("55.72"))
     # arithmetic only: 287 equal the gold float (SOURCE.md) + 1 "$16.4 million" read as 16.4 = 288 exact
@@ -148,7 +150,7 @@ def test_sql_metric_values_follow_the_python_rule(con):
                           from stg_grade__response_labels l
                           join stg_grade__responses r on r.response_id = l.response_id
                           left join int_grade__run_metric_values v
-                            on v.item_id = r.item_id and v.model = r.system_id and v.run = r.repetition
+                            on v.item_id = r.item_id and v.system_id = r.system_id and v.repetition = r.repetition
                            and v.metric_key = l.label_name""").fetchall()
     assert len(rows) > 500
     for text, sql_value in rows:

@@ -12,25 +12,25 @@ def one(con, sql, *params):
 
 def test_reference_scores_recomputed(warehouse):
     rows = warehouse.execute(
-        "select ticket_id, model_run, total, ready, lesson_total, lesson_ready from fct_larkfield_reply_scores "
+        "select ticket_id, system_id, total, ready, lesson_total, lesson_ready from fct_larkfield_reply_scores "
         "where rater_id = 'course_team' and rubric_version = 1 and lesson_total is not null").fetchall()
     assert len(rows) == 15
     assert all(r[2] == r[4] and r[3] == r[5] for r in rows)
     assert one(warehouse, "select total, ready, correctness from fct_larkfield_reply_scores where ticket_id = 'S12' "
-               "and model_run = 'Claude Sonnet 5.5' and rubric_version = 1") == (7, False, 1)
+               "and system_id = 'Claude Sonnet 5.5' and rubric_version = 1") == (7, False, 1)
     assert one(warehouse, "select total, ready, format_compliance from fct_larkfield_reply_scores "
-               "where ticket_id = 'M01' and model_run = 'Mistral 7B (local)' and rubric_version = 1") == (6, True, 1)
+               "where ticket_id = 'M01' and system_id = 'Mistral 7B (local)' and rubric_version = 1") == (6, True, 1)
 
 
 def test_model_run_table(warehouse):
     # Gemma 3 4B under v1: S07 (2), U03 (7), M01 (2) -> 11 points over 3 replies -> 11/24*10 = 4.58; 1 ready.
     row = one(warehouse, "select n_replies_rated, n_ready, score_0_10, correctness_zeros, completeness_zeros, "
               "format_zeros, abstention_zeros from fct_larkfield_model_runs "
-              "where model_run = 'Gemma 3 4B (local)' and rubric_version = 1")
+              "where system_id = 'Gemma 3 4B (local)' and rubric_version = 1")
     assert row == (3, 1, Decimal("4.58"), 2, 2, 0, 0)
     # Under v2 only the three rescored Gemma replies have a v2 set: U03 8, M01 2, S07 3 -> 13/24*10 = 5.4166 -> 5.42.
     assert one(warehouse, "select score_0_10, n_ready, n_replies_rated from fct_larkfield_model_runs "
-               "where model_run = 'Gemma 3 4B (local)' and rubric_version = 2") == (Decimal("5.42"), 1, 3)
+               "where system_id = 'Gemma 3 4B (local)' and rubric_version = 2") == (Decimal("5.42"), 1, 3)
 
 
 def test_incomplete_replies_are_never_ready(warehouse):

@@ -154,7 +154,7 @@ def test_sottana_system_rankings_and_direction(con):
     # gold_reference 3, opt-iml-max-30b 4 (means 0.47, 0.54, 0.64, 1.0)
     assert [(x["system_id"], x["system_rank"]) for x in r] == [
         ("gpt-3.5-turbo", 1.0), ("text-davinci-003", 2.0), ("gold_reference", 3.0), ("opt-iml-max-30b", 4.0)]
-    assert [round(x["mean_score"], 2) for x in r] == [0.47, 0.54, 0.64, 1.0]
+    assert [round(float(x["mean_score"]), 2) for x in r] == [0.47, 0.54, 0.64, 1.0]
     assert not r[0]["higher_is_better"]
 
 

@@ -242,7 +242,7 @@ def test_round_pair_agreement_by_hand_shared_replies_only():
 
     assert ab.kappa_linear == pytest.approx(cohen_kappa_score([2, 1, 0], [2, 0, 0], labels=[0, 1, 2],
                                                               weights="linear"))
-    assert pd.isna(ab.kappa_null_reason)
+    assert pd.isna(ab.kappa_reason)
 
 
 def test_undefined_agreement_is_null_with_reason():
@@ -251,10 +251,10 @@ def test_undefined_agreement_is_null_with_reason():
     assert pd.isna(one_reader.alpha_nominal) and one_reader.alpha_nominal_reason
     same = round_pair_agreement(_readings([("u1", "a", 1), ("u1", "b", 1)])).iloc[0]
     assert same.exact_agreement == 1 and pd.isna(same.cohen_kappa)
-    assert same.kappa_null_reason == "undefined: both raters used a single, identical category"
+    assert same.kappa_reason == "undefined: both raters used a single, identical category"
     ready = round_pair_agreement(_readings([("u1", "a", "true"), ("u1", "b", "false"), ("u2", "a", "true"),
                                             ("u2", "b", "true")], measure="ready", scale=(None, None))).iloc[0]
-    assert pd.isna(ready.kappa_linear) and "binary decision" in ready.kappa_null_reason
+    assert pd.isna(ready.kappa_linear) and "binary decision" in ready.kappa_reason
     assert ready.exact_agreement == pytest.approx(0.5)
 
 

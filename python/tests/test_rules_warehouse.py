@@ -23,7 +23,7 @@ import pytest
 
 def _acc(con, suite, run, rule, kind="all"):
     return con.execute("""select n_items, n_correct, accuracy_pct from fct_grade__grounding_run_accuracy
-                          where suite = ? and run_id = ? and answer_rule = ? and fact_kind = ?""",
+                          where suite = ? and system_id = ? and answer_rule = ? and fact_kind = ?""",
                        [suite, run, rule, kind]).fetchone()
 
 
@@ -53,7 +53,7 @@ def test_tatqa_f1_and_house_rows_side_by_side(warehouse):
     assert _acc(warehouse, "grade_tatqa", "codex_pot", "house_exact") == (1450, 533, Decimal("36.76"))  # unchanged
     assert _acc(warehouse, "grade_tatqa", "codex_pot", "house_tolerance") == (1450, 808, Decimal("55.72"))
     f1 = warehouse.execute("""select mean_score_pct from fct_grade__grounding_run_accuracy where suite = 'grade_tatqa'
-                              and run_id = 'codex_pot' and answer_rule = 'tatqa_official_f1' and fact_kind = 'all'""").fetchone()[0]
+                              and system_id = 'codex_pot' and answer_rule = 'tatqa_official_f1' and fact_kind = 'all'""").fetchone()[0]
     assert f1 == Decimal("75.90")  # authors' script: F1 0.7590
     assert _acc(warehouse, "grade_tatqa", "codex_pot", "tatqa_official_em", "span_list") == (217, 173, Decimal("79.72"))
 
@@ -98,7 +98,7 @@ def test_house_rule_rows_equal_fact_checks(warehouse):
         with c as (select suite, system_id, count(*) n, sum(passed_exact::int) e, sum(passed::int) t
                    from fct_grade__fact_checks group by all)
         select count(*) from c
-        join fct_grade__grounding_run_accuracy a on a.suite = c.suite and a.run_id = c.system_id and a.fact_kind = 'all'
+        join fct_grade__grounding_run_accuracy a on a.suite = c.suite and a.system_id = c.system_id and a.fact_kind = 'all'
         where (a.answer_rule = 'house_exact' and (a.n_items <> c.n or a.n_correct <> c.e))
            or (a.answer_rule = 'house_tolerance' and (a.n_items <> c.n or a.n_correct <> c.t))""").fetchone()[0]
     assert diff == 0

@@ -5,7 +5,7 @@
 with scores as (
     select ticket_id, rubric_version, format_compliance, total, ready
     from {{ ref('fct_larkfield_reply_scores') }}
-    where model_run = 'Gemma 3 4B (local)' and rater_id = 'course_team'
+    where system_id = 'Gemma 3 4B (local)' and rater_id = 'course_team'
 ),
 
 expected as (

@@ -34,7 +34,7 @@ select
     items.input_text                 as ticket_text,
     replies.lesson_panel_letter      as panel_letter,
     replies.response_id,
-    replies.system_id                as model_run,
+    replies.system_id,
     replies.response_text            as reply_text,
     scores.correctness,
     scores.completeness,

@@ -25,11 +25,11 @@ select
     agreement.measure_order,
     agreement.n_shared,
     agreement.n_agree,
-    {{ ratio_round_half_up('agreement.n_agree', 'agreement.n_shared', 6) }} as exact_agreement,
+    cast(agreement.n_agree as double) / nullif(agreement.n_shared, 0)        as exact_agreement,
     kappa.cohen_kappa,
     kappa.kappa_linear,
     kappa.kappa_quadratic,
-    kappa.kappa_null_reason
+    kappa.kappa_reason
 from agreement
 left join {{ ref('int_rater_pair_kappa') }} as kappa
     on kappa.suite = agreement.suite

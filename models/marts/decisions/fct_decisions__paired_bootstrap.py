@@ -38,19 +38,19 @@ def model(dbt, session):
                     reason = "; ".join([f"no group {a} in this experiment" for a in missing] +
                                        [f"group {a} did not run" for a in not_run])
                     rows.append({**row, "n_pairs": 0, "mean_difference": None, "ci_low": None, "ci_high": None,
-                                 "reason": reason})
+                                 "mean_difference_reason": reason})
                     continue
                 la, ra = by_arm.get((exp, left), {}), by_arm.get((exp, right), {})
                 common = sorted(set(la) & set(ra))
                 res = paired_bootstrap_ci([la[c][metric_i] for c in common], [ra[c][metric_i] for c in common],
                                           N_RESAMPLES, SEED, CONFIDENCE)
                 rows.append({**row, "n_pairs": res.n, "mean_difference": res.value, "ci_low": res.ci_low,
-                             "ci_high": res.ci_high, "reason": res.reason})
+                             "ci_high": res.ci_high, "mean_difference_reason": res.reason})
     columns = ["experiment_id", "contrast", "metric", "left_group", "right_group", "n_pairs", "mean_difference",
-               "ci_low", "ci_high", "confidence", "n_resamples", "seed", "reason"]
+               "ci_low", "ci_high", "confidence", "n_resamples", "seed", "mean_difference_reason"]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.astype({"experiment_id": "string", "contrast": "string", "metric": "string",
-                         "left_group": "string", "right_group": "string", "reason": "string",
+                         "left_group": "string", "right_group": "string", "mean_difference_reason": "string",
                          "n_pairs": "int64", "n_resamples": "int64", "seed": "int64",
                          "mean_difference": "Float64", "ci_low": "Float64", "ci_high": "Float64",
                          "confidence": "Float64"})

@@ -1,5 +1,5 @@
 {{ config(materialized='table') }}
--- Grounding accuracy per suite x run (run_id = system_id: a model / prompt configuration) x fact kind x answer
+-- Grounding accuracy per suite x run (system_id: a model / prompt configuration) x fact kind x answer
 -- rule, one row per rule the suite declares (int_grade__answer_rules: suite.yml answer_rules, or var('answer_rules')
 -- for hand-mapped suites; several at once). The house rules come from
 -- fct_grade__fact_checks (passed_exact = house_exact, passed = house_tolerance; values unchanged), the others from
@@ -65,7 +65,7 @@ sources as (
 
 select
     kinds.suite,
-    kinds.system_id                                                             as run_id,
+    kinds.system_id,
     kinds.fact_kind,
     kinds.answer_rule,
     cast(count(*) as integer)                                                   as n_items,

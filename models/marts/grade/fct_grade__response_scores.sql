@@ -2,7 +2,7 @@
 -- GRADE dimension scores per pack response (pack x task x model x run), each in [0, 1], DECIMAL(18,12).
 -- Consistency is per task x model over the runs (fct_grade__consistency), not per run.
 with responses as (
-    select r.response_id, t.pack_id, t.task_id, r.item_id, r.model, r.run, r.raw_text,
+    select r.response_id, t.pack_id, t.task_id, r.item_id, r.system_id, r.repetition, r.raw_text,
            t.track, t.entity_id_regex
     from {{ ref('int_grade__responses') }} as r
     inner join {{ ref('int_grade__tasks') }} as t on t.item_id = r.item_id
@@ -94,8 +94,8 @@ select
     task_id,
     item_id,
     track,
-    model,
-    run,
+    system_id,
+    repetition,
     n_facts,
     n_facts_passed,
     grounding_accuracy,

@@ -3,15 +3,15 @@
 -- by construction); composite = project weights (leaderboard); rubric_composite = the task's own weights.
 with per_run as (
     select
-        pack_id, task_id, item_id, track, model,
-        count(*)                                                   as n_runs,
+        pack_id, task_id, item_id, track, system_id,
+        count(*)                                                   as n_repetitions,
         {{ grade_score('avg(grounding_accuracy)') }}               as grounding_accuracy,
         {{ grade_score('avg(insight_quality)') }}                  as insight_quality,
         {{ grade_score('avg(evidence_linkage)') }}                 as evidence_linkage,
         {{ grade_score('avg(calibration_limitation_handling)') }}  as calibration_limitation_handling,
         {{ grade_score('avg(structure_usability)') }}              as structure_usability
     from {{ ref('fct_grade__response_scores') }}
-    group by pack_id, task_id, item_id, track, model
+    group by pack_id, task_id, item_id, track, system_id
 ),
 
 scores as (
@@ -22,15 +22,15 @@ scores as (
     from per_run
     left join {{ ref('fct_grade__consistency') }} as c
         on c.item_id = per_run.item_id
-       and c.model = per_run.model
+       and c.system_id = per_run.system_id
 )
 
 select
     s.pack_id,
     s.task_id,
     s.track,
-    s.model,
-    s.n_runs,
+    s.system_id,
+    s.n_repetitions,
     {%- for d in grade_dimensions() %}
     s.{{ d }},
     {%- endfor %}

@@ -31,7 +31,7 @@ term_counts as (
 ),
 
 responses as (
-    select r.response_id, r.item_id, r.model, r.run, r.raw_text
+    select r.response_id, r.item_id, r.system_id, r.repetition, r.raw_text
     from {{ ref('int_grade__responses') }} as r
     inner join tasks on tasks.item_id = r.item_id
 ),
@@ -82,7 +82,7 @@ verdicts as (
 ),
 
 grid as (
-    select responses.response_id, responses.item_id, responses.model, responses.run,
+    select responses.response_id, responses.item_id, responses.system_id, responses.repetition,
            checks.check_kind, checks.check_id, checks.check_text, checks.about_uncertainty
     from responses
     inner join checks on checks.item_id = responses.item_id
@@ -91,8 +91,8 @@ grid as (
 select
     grid.response_id,
     grid.item_id,
-    grid.model,
-    grid.run,
+    grid.system_id,
+    grid.repetition,
     grid.check_kind,
     grid.check_id,
     grid.check_text,

@@ -17,7 +17,7 @@ zeros as (
 )
 
 select
-    runs.system_id          as model_run,
+    runs.system_id,
     runs.rater_id,
     runs.rater_kind,
     runs.rubric_version,

@@ -28,7 +28,7 @@ lesson as (
 select
     replies.response_id,
     replies.item_id                    as ticket_id,
-    replies.system_id                  as model_run,
+    replies.system_id,
     replies.rater_id,
     replies.rater_kind,
     replies.rubric_version,
