@@ -52,16 +52,10 @@ def register(app: typer.Typer) -> None:
     @suite_app.command("land")
     def land_cmd() -> None:
         """Check every suite, then write the landing Parquet files dbt reads (nothing is written on a problem)."""
-        from evalhouse.suites.land import check_all, land, landing_dir
+        from evalhouse.suites.land import landing_dir, suites_fingerprint
 
-        suites, problems = check_all()
-        if problems:
-            report(problems)
-            typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
-                       "unchanged)", err=True)
-            raise typer.Exit(1)
-        counts = land(suites)
-        typer.echo(f"landed {len(suites)} suite(s) in {landing_dir()}: "
+        n_suites, counts = _check_and_land(suites_fingerprint())
+        typer.echo(f"landed {n_suites} suite(s) in {landing_dir()}: "
                    + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
@@ -109,6 +103,20 @@ def register_build(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
 
+def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
+    """Check every suite; on any problem report them all and exit 1 with nothing landed; else land them with the
+    fingerprint taken before the check. Returns (suites landed, rows per landed table)."""
+    from evalhouse.suites.land import check_all, land
+
+    suites, problems = check_all()
+    if problems:
+        report(problems)
+        typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
+                   "unchanged)", err=True)
+        raise typer.Exit(1)
+    return len(suites), land(suites, fingerprint=fingerprint)
+
+
 def _drop_stale_caches(db) -> None:
     """Drop an incremental cache (int_text_checks) whose columns an older evalhouse made, so dbt rebuilds it whole
     instead of failing on the schema change; the cache holds nothing that is not recomputed from the replies."""
@@ -134,20 +142,14 @@ def _build(dbt_args: list[str], publish: bool) -> None:
     from pathlib import Path
 
     from evalhouse import paths
-    from evalhouse.suites.land import check_all, land, landing_is_current, suites_fingerprint
+    from evalhouse.suites.land import landing_is_current, suites_fingerprint
     from evalhouse.warehouse import publish as do_publish
 
     fingerprint = suites_fingerprint()
     if landing_is_current(fingerprint):
         typer.echo("suites unchanged since they were last checked and landed: check and landing skipped")
     else:
-        suites, problems = check_all()
-        if problems:
-            report(problems)
-            typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
-                       "unchanged)", err=True)
-            raise typer.Exit(1)
-        land(suites, fingerprint=fingerprint)
+        _check_and_land(fingerprint)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
     _drop_stale_caches(paths.build_db())
     env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
