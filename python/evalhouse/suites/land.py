@@ -24,7 +24,8 @@ from evalhouse import files, paths
 from evalhouse.suites.check import EMPTY, Problem, SuiteData, check_suite, suite_folders
 from evalhouse.suites.contract import TABLES
 
-__all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_current", "LANDED_COLUMNS"]
+__all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_current", "suites_fingerprint",
+           "LANDED_COLUMNS"]
 
 FINGERPRINT_FILE = "_fingerprint.txt"
 
@@ -51,15 +52,17 @@ def landing_dir() -> Path:
 
 
 def suites_fingerprint(root: Path | None = None) -> str:
-    """sha256 over every file under the suites folder (relative path and bytes) and the source of the modules that
-    check and land them: equal fingerprints mean a new check and landing would give the same files."""
+    """sha256 over every file under the suites folder (relative path and bytes) and over evalhouse's own source and
+    schema files (the check and landing use several of its modules): equal fingerprints mean a new check and landing
+    would give the same files."""
     import hashlib
 
     root = Path(root) if root else suites_root()
     h = hashlib.sha256()
-    code = sorted(Path(__file__).parent.glob("*.py")) + [Path(files.__file__)]
+    package = Path(files.__file__).parent
+    code = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".json") and "__pycache__" not in p.parts)
     for f in code + sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f.name).encode() + b"\0")
+        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f.relative_to(package)).encode() + b"\0")
         h.update(hashlib.sha256(f.read_bytes()).digest())
     return h.hexdigest()
 
