@@ -1,2 +1,2 @@
-select 'ffbench' as suite, rubric_id, rubric_version, criterion, criterion_order, min_score, max_score, level, anchor
-from {{ ref('stg_larkfield__rubric_levels') }} where false
+-- no rubric_levels in the benchmark suite: the shared table's columns, no rows
+select * from {{ ref('stg_suites__rubric_levels') }} where false

@@ -1,2 +1,2 @@
-select 'ffbench' as suite, rubric_id, rubric_version, effective_from, changed_criteria, change_note
-from {{ ref('stg_larkfield__rubric_versions') }} where false
+-- no rubric_versions in the benchmark suite: the shared table's columns, no rows
+select * from {{ ref('stg_suites__rubric_versions') }} where false
