@@ -26,14 +26,11 @@ Only the packet's rater may open it; a rater not in the round gets RoundAccessEr
 """
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime as dt
-import fcntl
 import hashlib
 import io
 import json
-import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +38,7 @@ from pathlib import Path
 from evalhouse import paths
 from evalhouse.blind import EXPORT_ID, letters
 from evalhouse.files import write_new
-from evalhouse.store import KEY_COLUMNS, rater_id_problem
+from evalhouse.store import KEY_COLUMNS, rater_id_problem, store_lock
 
 __all__ = [
     "ROUND_COLUMNS", "ASSIGNMENT_COLUMNS", "RoundError", "RoundAccessError", "PacketLocked", "Lock",
@@ -372,18 +369,6 @@ def rater_packets(round_id: str, rater_id: str, root: Path | None = None) -> lis
 
 # --- locks -------------------------------------------------------------------------------------------------------
 
-@contextlib.contextmanager
-def _folder_lock(folder: Path):
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield folder
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
 def _lock_events(folder: Path, packet_id: str) -> list[dict]:
     events = []
     for f in sorted(folder.glob("*.json")):
@@ -433,7 +418,7 @@ def open_packet(round_id: str, packet_id: str, rater_id: str, session_id: str, n
         raise ValueError("a lock needs a session id")
     now = now or _now()
     folder = root / "locks" / round_id
-    with _folder_lock(folder):
+    with store_lock(folder):
         lock = active_lock(round_id, packet_id, now, root)
         if lock is not None and lock.session_id != session_id and take_over:
             _write_lock_event(folder, {"round_id": round_id, "packet_id": packet_id, "rater_id": lock.rater_id,
@@ -455,7 +440,7 @@ def release_packet(round_id: str, packet_id: str, session_id: str, now: dt.datet
     root = Path(root) if root else rounds_dir()
     now = now or _now()
     folder = root / "locks" / round_id
-    with _folder_lock(folder):
+    with store_lock(folder):
         lock = active_lock(round_id, packet_id, now, root)
         if lock is None or lock.session_id != session_id:
             return False
@@ -492,7 +477,7 @@ def reassign(round_id: str, packet_id: str, to_rater: str, reason: str, acted_by
         raise RoundError(f"{to_rater or '(no name)'} is not a rater of round {round_id} "
                          f"({', '.join(rnd['raters'])})")
     folder = root / "assignments" / round_id
-    with _folder_lock(folder):
+    with store_lock(folder):
         holders = packet_holders(round_id, root)
         current = holders.get(packet_id)
         if current is None:
