@@ -1,34 +1,5 @@
 {#- Macros of the decision comparison (models/*/decisions). Engine-specific SQL goes through adapter.dispatch. -#}
 
-{#- decisions_var(name): a path setting with its default under data/decisions/ (override with --vars). -#}
-{% macro decisions_path(name) -%}
-  {%- set root = var('decisions_dir', 'data/decisions') -%}
-  {%- set defaults = {
-      'pos_glob': root ~ '/pack/cases/*/pos.csv',
-      'budget_glob': root ~ '/pack/cases/*/budget.csv',
-      'inventory_glob': root ~ '/pack/cases/*/inventory.csv',
-      'cases_csv': root ~ '/pack/cases.csv',
-      'uci_parquet': root ~ '/pack/cases/R01/pos.parquet',
-      'reviews_glob': root ~ '/reviews/*.csv',
-      'review_keys_glob': root ~ '/reviews/keys/*.csv',
-  } -%}
-  {{- var('decisions_' ~ name, defaults[name]) -}}
-{%- endmacro %}
-
-{#- decisions_read_csv_text(glob, columns, null_padding): every listed column as text (never sniffed), plus
-    `filename`. null_padding = true reads a file that lacks trailing optional columns (they are NULL). -#}
-{% macro decisions_read_csv_text(glob, columns, null_padding=false) -%}
-  {{ return(adapter.dispatch('decisions_read_csv_text', 'evalhouse')(glob, columns, null_padding)) }}
-{%- endmacro %}
-{% macro default__decisions_read_csv_text(glob, columns, null_padding=false) -%}
-  {{ exceptions.raise_compiler_error("decisions_read_csv_text is not implemented for adapter " ~ adapter.type()) }}
-{%- endmacro %}
-{% macro duckdb__decisions_read_csv_text(glob, columns, null_padding=false) -%}
-read_csv('{{ glob }}', header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-         filename = true, null_padding = {{ 'true' if null_padding else 'false' }},
-         columns = { {%- for c in columns %}'{{ c }}': 'VARCHAR'{{ ", " if not loop.last }}{% endfor -%} })
-{%- endmacro %}
-
 {#-
   decisions_read_case_csv(kind, columns, amount_columns): every readable pack/cases/<case>/<kind>.csv file (as
   listed by stg_decisions__case_files, with its own delimiter and number locale), one branch per file, unioned.
@@ -81,17 +52,6 @@ read_csv('{{ path }}', header = true, auto_detect = false,
          delim = '{{ {",": ",", ";": ";", "tab": "\t", "|": "|"}[delimiter] }}', quote = '"', escape = '"',
          filename = true, null_padding = true, strict_mode = false,
          columns = { {%- for c in columns %}'{{ c }}': 'VARCHAR', {% endfor -%} 'extra_fields': 'VARCHAR' })
-{%- endmacro %}
-
-{#- decisions_read_parquet(path): a typed Parquet file. -#}
-{% macro decisions_read_parquet(path) -%}
-  {{ return(adapter.dispatch('decisions_read_parquet', 'evalhouse')(path)) }}
-{%- endmacro %}
-{% macro default__decisions_read_parquet(path) -%}
-parquet.`{{ path }}`
-{%- endmacro %}
-{% macro duckdb__decisions_read_parquet(path) -%}
-read_parquet('{{ path }}')
 {%- endmacro %}
 
 {#- decisions_full_match(expr, pattern): true when the whole text matches the regular expression. -#}

@@ -1,16 +1,5 @@
 {#- Engine-specific SQL lives behind adapter.dispatch so a Spark target can follow. -#}
 
-{#- read_store_csv(glob): all CSV files matching glob, every column as text, plus the file name. -#}
-{% macro read_store_csv(glob) -%}
-  {{ return(adapter.dispatch('read_store_csv', 'evalhouse')(glob)) }}
-{%- endmacro %}
-{% macro default__read_store_csv(glob) -%}
-  {{ exceptions.raise_compiler_error("read_store_csv is not implemented for adapter " ~ adapter.type()) }}
-{%- endmacro %}
-{% macro duckdb__read_store_csv(glob) -%}
-read_csv('{{ glob }}', header = true, all_varchar = true, union_by_name = true, filename = true, auto_detect = true)
-{%- endmacro %}
-
 {#- split_to_rows(col, sep): one row per non-empty piece of a separated text column, as column `piece`. -#}
 {% macro split_pieces(col, sep) -%}
   {{ return(adapter.dispatch('split_pieces', 'evalhouse')(col, sep)) }}

@@ -2,8 +2,12 @@
   read_source(source_name, table_name)
   The one reader of raw files: a dbt source whose YAML `meta` gives `path` (relative to the project; may hold a glob,
   and `{landing}` for var('landing_dir'), `{var:NAME}` for var('NAME'); `{landing}` is where `evalhouse suite land` writes the checked suites) and `format`
-  (parquet, csv, jsonl or json; default from the path's extension). CSV options: `all_varchar` (every column as
-  text), `filename` (add the file name as column `filename`), `union_by_name`, `delim`, `columns` (name -> type).
+  (parquet, csv, jsonl, json, or blob: one row per file with `filename` and its bytes as `content`, for files a
+  Python model parses itself; default from the path's extension). A glob that matches no file is an error except
+  for blob (no row). CSV options: `all_varchar` (every column as text), `filename` (add the file name as column
+  `filename`), `union_by_name`, `delim`, `columns` (name -> type), and for a file read exactly as declared:
+  `auto_detect: false` (no sniffing), `quote`, `escape`, `null_padding` (a row or file lacking trailing columns
+  reads them as NULL).
   The source() call records the lineage; the engine's way to read the file is chosen by adapter.dispatch.
 -#}
 {% macro read_source(source_name, table_name) -%}
@@ -29,13 +33,19 @@ read_parquet('{{ path }}'{% if meta.get('filename') %}, filename = true{% endif 
 read_csv('{{ path }}', header = true
     {%- if meta.get('all_varchar') %}, all_varchar = true{% endif %}
     {%- if meta.get('columns') %}, columns = { {%- for name, type in meta.get('columns').items() %}'{{ name }}': '{{ type }}'{% if not loop.last %}, {% endif %}{% endfor -%} }{% endif %}
+    {%- if meta.get('auto_detect') is false %}, auto_detect = false{% endif %}
     {%- if meta.get('delim') %}, delim = '{{ meta.get('delim') }}'{% endif %}
+    {%- if meta.get('quote') %}, quote = '{{ meta.get('quote') }}'{% endif %}
+    {%- if meta.get('escape') %}, escape = '{{ meta.get('escape') }}'{% endif %}
+    {%- if meta.get('null_padding') %}, null_padding = true{% endif %}
     {%- if meta.get('filename') %}, filename = true{% endif %}
     {%- if meta.get('union_by_name') %}, union_by_name = true{% endif %})
   {%- elif fmt in ('jsonl', 'json') -%}
 read_json('{{ path }}', format = '{{ 'newline_delimited' if fmt == 'jsonl' else 'auto' }}'
     {%- if meta.get('columns') %}, columns = { {%- for name, type in meta.get('columns').items() %}'{{ name }}': '{{ type }}'{% if not loop.last %}, {% endif %}{% endfor -%} }{% endif %}
     {%- if meta.get('filename') %}, filename = true{% endif %})
+  {%- elif fmt == 'blob' -%}
+read_blob('{{ path }}')
   {%- else -%}
   {{ exceptions.raise_compiler_error("read_source: unknown format '" ~ fmt ~ "' for " ~ path) }}
   {%- endif -%}
@@ -48,6 +58,8 @@ parquet.`{{ path }}`
 csv.`{{ path }}`
   {%- elif fmt in ('jsonl', 'json') -%}
 json.`{{ path }}`
+  {%- elif fmt == 'blob' -%}
+(select path as filename, content from binaryFile.`{{ path }}`)
   {%- else -%}
   {{ exceptions.raise_compiler_error("read_source: unknown format '" ~ fmt ~ "' for " ~ path) }}
   {%- endif -%}

@@ -1,11 +1,11 @@
 -- Two readers on shared replies: one row per pair of raters (rater_a < rater_b) x response x rubric version x
 -- measure, where measure is a criterion, 'all_criteria' (the complete score vectors, as text) or 'ready'.
 with scores as (
-    select * from {{ ref('fct_criterion_scores') }} where score_status = 'scored'
+    select * from {{ ref('int_effective_scores') }} where score_status = 'scored'
 ),
 
 replies as (
-    select * from {{ ref('fct_reply_scores') }}
+    select * from {{ ref('int_reply_scores') }}
 ),
 
 criterion_pairs as (

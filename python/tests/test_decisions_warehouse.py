@@ -244,7 +244,7 @@ def test_only_the_comparison_reads_golden():
     allowed = {f"model.evalhouse.{m}" for m in (
         "fct_decisions__card_outcomes", "fct_decisions__group_comparison", "fct_decisions__missing_cases",
         "fct_decisions__paired_bootstrap")}
-    seen, todo = set(), ["model.evalhouse.stg_decisions__golden_cases", "model.evalhouse.stg_decisions__golden_accepted"]
+    seen, todo = set(), ["model.evalhouse.int_decisions__golden_cases", "model.evalhouse.int_decisions__golden_accepted"]
     while todo:
         node = todo.pop()
         for child in children.get(node, []):

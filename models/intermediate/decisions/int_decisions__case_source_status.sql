@@ -1,5 +1,8 @@
--- Per case: is the raw data valid for an exact recomputation? Counts of rows and problems in POS, budget, inventory
--- (a file that cannot be read at all counts as one problem), and the first problem as 'file: row N: column: problem'.
+-- Per case of the case index: its role, currency and periods; is the raw data valid for an exact recomputation?
+-- Counts of rows and problems in POS, budget, inventory (a file that cannot be read at all counts as one problem),
+-- the first problem as 'file: row N: column: problem'; and the P&L inputs that are not POS sums: the current budgets
+-- and the unexplained inventory exposure (sum over store x SKU of |opening + received - net units sold in the
+-- current period - counted closing| x unit cost, exact DECIMAL(38, 12)).
 with cases as (
     select * from {{ ref('stg_decisions__cases') }}
 ),
@@ -34,6 +37,33 @@ files as (
         max(case when file_kind = 'inventory' and file_problem is not null then 1 else 0 end) = 1 as inventory_unreadable
     from {{ ref('stg_decisions__case_files') }}
     group by case_id
+),
+
+budget_amounts as (
+    select
+        case_id,
+        max(case when metric = 'revenue_budget' then amount end)      as revenue_budget,
+        max(case when metric = 'gross_margin_budget' then amount end) as gross_margin_budget
+    from {{ ref('stg_decisions__budget') }}
+    group by case_id
+),
+
+sold as (
+    select case_id, store_id, sku, sum(net_units) as net_units_sold
+    from {{ ref('int_decisions__pos_aggregates') }}
+    where period = 'current'
+    group by case_id, store_id, sku
+),
+
+exposure as (
+    select
+        inv.case_id,
+        cast(sum(abs(inv.opening_units + inv.received_units - coalesce(sold.net_units_sold, 0)
+                     - inv.counted_closing_units) * inv.unit_cost) as decimal(38, 12)) as unexplained_inventory_exposure
+    from {{ ref('stg_decisions__inventory') }} as inv
+    left join sold
+        on sold.case_id = inv.case_id and sold.store_id = inv.store_id and sold.sku = inv.sku
+    group by inv.case_id
 ),
 
 uci as (
@@ -99,7 +129,14 @@ select
         and coalesce(budget.n_budget_problem_rows, 0) = 0
         and coalesce(inventory.n_inventory_problem_rows, 0) = 0
         and coalesce(files.n_unreadable_files, 0) = 0              as source_valid,
-    first_problem.first_problem
+    first_problem.first_problem,
+    cases.base_start,
+    cases.base_end,
+    cases.current_start,
+    cases.current_end,
+    budget_amounts.revenue_budget,
+    budget_amounts.gross_margin_budget,
+    exposure.unexplained_inventory_exposure
 from cases
 left join pos on pos.case_id = cases.case_id
 left join budget on budget.case_id = cases.case_id
@@ -107,3 +144,5 @@ left join inventory on inventory.case_id = cases.case_id
 left join files on files.case_id = cases.case_id
 left join uci on uci.case_id = cases.case_id
 left join first_problem on first_problem.case_id = cases.case_id
+left join budget_amounts on budget_amounts.case_id = cases.case_id
+left join exposure on exposure.case_id = cases.case_id

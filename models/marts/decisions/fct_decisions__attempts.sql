@@ -4,7 +4,7 @@
 -- n_redispatched_after_success counts pairs this attempt dispatched although an earlier attempt had already
 -- succeeded on them (a rule violation worth reviewing; it is how a duplicated card usually arises).
 with attempts as (
-    select * from {{ ref('stg_decisions__attempts') }}
+    select * from {{ ref('int_decisions__attempts') }}
 ),
 
 redispatched as (

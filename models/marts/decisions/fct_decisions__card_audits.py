@@ -11,7 +11,7 @@ def model(dbt, session):
 
     from evalhouse.decisions.cards import PNL_FIELDS, audit_financial_accuracy, audit_pnl_against_evidence, load_card
 
-    cards = dbt.ref("stg_decisions__result_cards").project(
+    cards = dbt.ref("int_decisions__result_cards").project(
         "experiment_id, group_id, group_arm, card_position, case_id, card_json").fetchall()
     # exact values as text: .df() would turn DECIMAL into float64
     truth_rows = dbt.ref("fct_decisions__pnl_recomputed").project(

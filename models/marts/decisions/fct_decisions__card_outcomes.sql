@@ -4,15 +4,15 @@
 -- picked) | no_valid_decision | group_not_run | group_unreadable.
 -- in_common_subset: the case is recorded in every compared group of the experiment (the paired subset).
 with files as (
-    select * from {{ ref('stg_decisions__result_files') }}
+    select * from {{ ref('int_decisions__result_files') }}
 ),
 
 cards as (
-    select * from {{ ref('stg_decisions__result_cards') }}
+    select * from {{ ref('int_decisions__result_cards') }}
 ),
 
 cases as (
-    select case_id, case_role from {{ ref('stg_decisions__cases') }}
+    select case_id, case_role from {{ ref('int_decisions__case_source_status') }}
 ),
 
 universe as (
@@ -42,15 +42,15 @@ unique_cards as (
 ),
 
 attempt_status as (
-    select distinct experiment_id, attempt_id, attempt_status from {{ ref('stg_decisions__attempts') }}
+    select distinct experiment_id, attempt_id, attempt_status from {{ ref('int_decisions__attempts') }}
 ),
 
 golden as (
-    select * from {{ ref('stg_decisions__golden_cases') }}
+    select * from {{ ref('int_decisions__golden_cases') }}
 ),
 
 accepted as (
-    select * from {{ ref('stg_decisions__golden_accepted') }}
+    select * from {{ ref('int_decisions__golden_accepted') }}
 ),
 
 verdicts as (

@@ -10,7 +10,7 @@
 --   wrong                        otherwise
 -- near_relative_1pct: a wrong claim within 1% of |recomputed| -- a diagnostic count, never a verdict.
 with claims as (
-    select * from {{ ref('stg_decisions__pnl_claims') }}
+    select * from {{ ref('int_decisions__pnl_claims') }}
 ),
 
 protocol as (

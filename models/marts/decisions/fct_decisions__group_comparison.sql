@@ -12,11 +12,11 @@ with outcomes as (
 ),
 
 files as (
-    select * from {{ ref('stg_decisions__result_files') }}
+    select * from {{ ref('int_decisions__result_files') }}
 ),
 
 n_core as (
-    select count(*) as n_core_cases from {{ ref('stg_decisions__cases') }} where case_role = 'core'
+    select count(*) as n_core_cases from {{ ref('int_decisions__case_source_status') }} where case_role = 'core'
 ),
 
 per_group as (

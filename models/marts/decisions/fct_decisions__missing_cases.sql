@@ -7,7 +7,7 @@ with outcomes as (
 ),
 
 attempts as (
-    select * from {{ ref('stg_decisions__attempts') }}
+    select * from {{ ref('int_decisions__attempts') }}
 ),
 
 segments as (

@@ -21,33 +21,6 @@ totals as (
     group by case_id
 ),
 
-budget as (
-    select
-        case_id,
-        max(case when metric = 'revenue_budget' then amount end)      as revenue_budget,
-        max(case when metric = 'gross_margin_budget' then amount end) as gross_margin_budget
-    from {{ ref('stg_decisions__budget') }}
-    group by case_id
-),
-
-sold as (
-    select case_id, store_id, sku, sum(net_units) as net_units_sold
-    from {{ ref('int_decisions__pos_aggregates') }}
-    where period = 'current'
-    group by case_id, store_id, sku
-),
-
-exposure as (
-    select
-        inv.case_id,
-        cast(sum(abs(inv.opening_units + inv.received_units - coalesce(sold.net_units_sold, 0)
-                     - inv.counted_closing_units) * inv.unit_cost) as decimal(38, 12)) as unexplained_inventory_exposure
-    from {{ ref('stg_decisions__inventory') }} as inv
-    left join sold
-        on sold.case_id = inv.case_id and sold.store_id = inv.store_id and sold.sku = inv.sku
-    group by inv.case_id
-),
-
 wide as (
     select
         status.case_id,
@@ -59,21 +32,18 @@ wide as (
         status.first_problem,
         coalesce(totals.n_rows_current, 0)                                                  as n_rows_current,
         coalesce(totals.n_rows_base, 0)                                                     as n_rows_base,
-        periods.base_start,
-        periods.base_end,
-        periods.current_start,
-        periods.current_end,
+        status.base_start,
+        status.base_end,
+        status.current_start,
+        status.current_end,
         cast(totals.revenue_current - totals.revenue_base as decimal(38, 12))              as revenue_delta,
         cast(totals.gross_margin_current - totals.gross_margin_base as decimal(38, 12))    as gross_margin_delta,
         cast(totals.contribution_current - totals.contribution_base as decimal(38, 12))    as contribution_delta,
-        cast(totals.revenue_current - budget.revenue_budget as decimal(38, 12))            as revenue_vs_budget,
-        cast(totals.gross_margin_current - budget.gross_margin_budget as decimal(38, 12))  as gross_margin_vs_budget,
-        exposure.unexplained_inventory_exposure
+        cast(totals.revenue_current - status.revenue_budget as decimal(38, 12))            as revenue_vs_budget,
+        cast(totals.gross_margin_current - status.gross_margin_budget as decimal(38, 12))  as gross_margin_vs_budget,
+        status.unexplained_inventory_exposure
     from status
     left join totals on totals.case_id = status.case_id
-    left join budget on budget.case_id = status.case_id
-    left join exposure on exposure.case_id = status.case_id
-    left join {{ ref('stg_decisions__cases') }} as periods on periods.case_id = status.case_id
 ),
 
 fields as (

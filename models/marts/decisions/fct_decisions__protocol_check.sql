@@ -5,13 +5,13 @@
 -- complete scope of its own. A protocol_invalid card's numbers never enter verified / wrong.
 with cards as (
     select cards.*, files.response_shape
-    from {{ ref('stg_decisions__result_cards') }} as cards
-    inner join {{ ref('stg_decisions__result_files') }} as files
+    from {{ ref('int_decisions__result_cards') }} as cards
+    inner join {{ ref('int_decisions__result_files') }} as files
         on files.experiment_id = cards.experiment_id and files.group_id = cards.group_id
 ),
 
 claims as (
-    select * from {{ ref('stg_decisions__pnl_claims') }}
+    select * from {{ ref('int_decisions__pnl_claims') }}
 ),
 
 problems as (

@@ -9,9 +9,9 @@ def model(dbt, session):
     from evalhouse.decisions.cards import load_card
     from evalhouse.decisions.regression import RegressionRules, evaluate
 
-    rules = RegressionRules.from_rows(dbt.ref("stg_decisions__protocol_rules").project(
+    rules = RegressionRules.from_rows(dbt.ref("int_decisions__protocol_rules").project(
         "rule_kind, rule_key, rule_value").fetchall())
-    cards = dbt.ref("stg_decisions__result_cards").filter("group_arm = 'C'").project(
+    cards = dbt.ref("int_decisions__result_cards").filter("group_arm = 'C'").project(
         "experiment_id, group_id, card_position, case_id, attempt_id, card_json").fetchall()
     dims = ["protocol_completeness", "deterministic_evidence", "financial_fields", "decision_thresholds",
             "human_decision_rights", "uncertainty", "reviewability", "raw_total", "total"]

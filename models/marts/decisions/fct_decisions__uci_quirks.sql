@@ -2,12 +2,7 @@
 -- amounts to, in lines and GBP (exact DECIMAL(38, 12); value = quantity x unit_price). Shows the effect of every
 -- treatment choice; merchandise_revenue is the figure used for revenue_delta.
 with lines as (
-    select
-        uci.*,
-        row_number() over (partition by invoice_no, stock_code, description, quantity, invoice_ts, unit_price,
-                                        customer_id, country order by source_line) as duplicate_rank,
-        cast(quantity * unit_price as decimal(38, 12)) as line_value
-    from {{ ref('stg_decisions__uci_rows') }} as uci
+    select * from {{ ref('int_decisions__uci_lines') }}
 ),
 
 periods as (

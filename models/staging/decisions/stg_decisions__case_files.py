@@ -1,5 +1,5 @@
-"""Staging (Python): evalhouse.decisions.case_files.case_files -- every case CSV with its delimiter and number
-locale (declared in pack/cases.csv, delimiter detected from the header), or the reason it cannot be read."""
+"""Staging (Python): evalhouse.decisions.case_files.case_files -- every case CSV with its delimiter and number locale
+(declared in pack/cases.csv, delimiter detected from the header), or the reason it cannot be read."""
 
 
 def model(dbt, session):

@@ -13,6 +13,4 @@ select
     nullif(trim(csv_delimiter), '')        as csv_delimiter,
     nullif(trim(decimal_separator), '')    as decimal_separator,
     nullif(trim(thousands_separator), '')  as thousands_separator
-from {{ decisions_read_csv_text(decisions_path('cases_csv'),
-        ['case_id', 'case_role', 'currency', 'base_start', 'base_end', 'current_start', 'current_end', 'pos_file',
-         'csv_delimiter', 'decimal_separator', 'thousands_separator'], null_padding=true) }}
+from {{ read_source('decisions', 'cases') }}

@@ -5,4 +5,4 @@ select
     trim(experiment_id)  as experiment_id,
     trim(group_id)       as group_id,
     trim(case_id)        as case_id
-from {{ decisions_read_csv_text(decisions_path('review_keys_glob'), ['review_code', 'experiment_id', 'group_id', 'case_id']) }}
+from {{ read_source('decisions', 'review_keys') }}

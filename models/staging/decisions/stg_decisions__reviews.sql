@@ -7,4 +7,4 @@ select
     trim(dimension)     as dimension,
     score               as score_text,
     nullif(note, '')    as note
-from {{ decisions_read_csv_text(decisions_path('reviews_glob'), ['review_code', 'reviewer_id', 'dimension', 'score', 'note']) }}
+from {{ read_source('decisions', 'reviews') }}

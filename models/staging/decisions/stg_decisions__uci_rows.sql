@@ -1,7 +1,7 @@
 -- The real case R01: UCI Online Retail invoice lines (compact Parquet copy, typed: unit_price DECIMAL(10,3)).
 -- Flags for each quirk; nothing is dropped here (the treatment is in int_decisions__period_totals).
 with src as (
-    select * from {{ decisions_read_parquet(decisions_path('uci_parquet')) }}
+    select * from {{ read_source('decisions', 'uci_pos') }}
 )
 
 select

@@ -1,7 +1,7 @@
 -- Judge-run rows of the comparisons store (one row per call: a pair judged in one shown order), typed.
 -- People's comparisons (no prompt_hash) are left out.
 with store as (
-    select * from {{ read_store_csv(var('comparisons_store_glob')) }}
+    select * from {{ read_source('comparisons_store', 'comparisons') }}
 )
 
 select

@@ -2,7 +2,7 @@
 -- Rows of people, imported judges without call metadata and files older than the judge columns have no
 -- prompt_hash and are left out.
 with store as (
-    select * from {{ read_store_csv(var('ratings_store_glob')) }}
+    select * from {{ read_source('ratings_store', 'ratings') }}
 )
 
 select

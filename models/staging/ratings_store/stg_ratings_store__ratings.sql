@@ -1,22 +1,11 @@
 -- Every row of the append-only ratings store (data/ratings/*/*.csv: human imports, judge and program ratings),
 -- as text; blind rows (packet_id + letter) are resolved to a response through the blind keys only here.
-with store as (
-    select * from {{ read_store_csv(var('ratings_store_glob')) }}
+with numbered as (
+    select * from {{ ref('base_ratings_store__ratings') }}
 ),
 
 keys as (
-    select * from {{ ref('stg_ratings_store__blind_keys') }}
-),
-
-numbered as (
-    -- store_row is written by the importer (1 = first data row); files without it get a row number
-    select
-        store.*,
-        coalesce(
-            try_cast(store.store_row as integer),
-            row_number() over (partition by store.filename order by store.rated_at, store.response_id, store.packet_id, store.letter, store.criterion)
-        ) as source_row
-    from store
+    select * from {{ ref('base_ratings_store__blind_keys') }}
 )
 
 select

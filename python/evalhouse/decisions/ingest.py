@@ -7,6 +7,9 @@ Every value leaves as text (numbers as their exact digits, read with ``Decimal``
 Layout (under ``data/decisions/`` or ``$EVALHOUSE_DECISIONS_DIR``):
 ``results/<experiment>/<group>_results.json``, ``results/<experiment>/attempts/<NNN>/manifest.json``,
 ``pack/evaluation/golden.json``, ``pack/protocol.json``, ``regression/case_requirements.json``.
+
+In the warehouse these files are the dbt source ``decisions`` (format blob): each staging model passes the bytes it
+got from its base_ model as ``files`` (``file_blobs``); without ``files`` a function reads the files under ``root``.
 """
 from __future__ import annotations
 
@@ -45,9 +48,26 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _load(path: Path) -> tuple[Any, str | None]:
+def file_blobs(relation) -> dict[Path, bytes]:
+    """Absolute path -> bytes of each row (filename, content) of a relation read by ``read_source`` (format blob);
+    a relative file name is taken from the working directory (dbt runs in the project folder)."""
+    return {Path(name).resolve(): bytes(content) for name, content in relation.project("filename, content").fetchall()}
+
+
+def _matching(root: Path, pattern: str, files: dict[Path, bytes] | None) -> list[Path]:
+    """The files matching ``pattern`` under ``root`` (on disk, or among ``files``), sorted by path."""
+    if files is None:
+        return sorted(root.glob(pattern))
+    return sorted(files)
+
+
+def _load(path: Path, files: dict[Path, bytes] | None = None) -> tuple[Any, str | None]:
     try:
-        return load_card(path.read_text(encoding="utf-8")), None
+        if files is None:
+            text = path.read_text(encoding="utf-8")
+        else:  # as read_text does: UTF-8, universal newlines
+            text = files[path].decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        return load_card(text), None
     except json.JSONDecodeError as exc:
         return None, f"{path}: line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except UnicodeDecodeError as exc:
@@ -78,8 +98,8 @@ def _frame(rows: list[dict], columns: list[str]):
     return pd.DataFrame(rows, columns=columns, dtype="object").astype("string")
 
 
-def _result_files(root: Path):
-    for path in sorted((root / "results").glob("*/*_results.json")):
+def _result_files(root: Path, files: dict[Path, bytes] | None = None):
+    for path in _matching(root, "results/*/*_results.json", files):
         yield path.parent.name, path.name[: -len("_results.json")], path
 
 
@@ -87,11 +107,11 @@ RESULT_FILE_COLUMNS = ["experiment_id", "group_id", "group_arm", "source_file", 
                        "n_cards", "file_error"]
 
 
-def result_files(root: Path | None = None):
+def result_files(root: Path | None = None, files: dict[Path, bytes] | None = None):
     root = root or decisions_dir()
     rows = []
-    for exp, group, path in _result_files(root):
-        doc, err = _load(path)
+    for exp, group, path in _result_files(root, files):
+        doc, err = _load(path, files)
         if err is None and not isinstance(doc, dict):
             err = f"{path}: the top level must be an object with group, status, response_shape, cards"
         doc = doc if isinstance(doc, dict) else {}
@@ -115,9 +135,9 @@ CLAIM_COLUMNS = ["experiment_id", "group_id", "card_position", "case_id", "field
                  "object_keys"]
 
 
-def _iter_cards(root: Path):
-    for exp, group, path in _result_files(root):
-        doc, err = _load(path)
+def _iter_cards(root: Path, files: dict[Path, bytes] | None = None):
+    for exp, group, path in _result_files(root, files):
+        doc, err = _load(path, files)
         if err or not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
             continue
         for pos, entry in enumerate(doc["cards"], start=1):
@@ -133,11 +153,11 @@ def _canonical_scope(scope: Any) -> str | None:
     return dump_json(norm)
 
 
-def result_cards(root: Path | None = None):
+def result_cards(root: Path | None = None, files: dict[Path, bytes] | None = None):
     root = root or decisions_dir()
     rows = []
     top_scope = _canonical_scope(TOP_LEVEL_SCOPE)
-    for exp, group, path, pos, entry in _iter_cards(root):
+    for exp, group, path, pos, entry in _iter_cards(root, files):
         card = entry.get("card")
         c = card if isinstance(card, dict) else {}
         pnl = c.get("P&L IMPACT")
@@ -187,12 +207,12 @@ def _claimed_text(value: Any, kind: str) -> str | None:
     return _text(value)
 
 
-def pnl_claims(root: Path | None = None):
+def pnl_claims(root: Path | None = None, files: dict[Path, bytes] | None = None):
     """One row per card x top-level P&L field: its JSON kind and the claim as written (``claimed_text``: a number's
     exact digits, a string's text, an object's JSON; NULL only when null or missing)."""
     root = root or decisions_dir()
     rows = []
-    for exp, group, _path, pos, entry in _iter_cards(root):
+    for exp, group, _path, pos, entry in _iter_cards(root, files):
         card = entry.get("card")
         pnl = card.get("P&L IMPACT") if isinstance(card, dict) else None
         p = pnl if isinstance(pnl, dict) else {}
@@ -212,13 +232,13 @@ ATTEMPT_COLUMNS = ["experiment_id", "attempt_id", "attempt_status", "group_id", 
                    "manifest_file", "file_error"]
 
 
-def attempts(root: Path | None = None):
+def attempts(root: Path | None = None, files: dict[Path, bytes] | None = None):
     """One row per attempt x dispatched (group, case); an attempt that dispatched nothing gets one row per group."""
     root = root or decisions_dir()
     rows = []
-    for path in sorted((root / "results").glob("*/attempts/*/manifest.json")):
+    for path in _matching(root, "results/*/attempts/*/manifest.json", files):
         exp, att = path.parents[2].name, path.parent.name
-        doc, err = _load(path)
+        doc, err = _load(path, files)
         doc = doc if isinstance(doc, dict) else {}
         base = {"experiment_id": exp, "attempt_id": att, "attempt_status": _text(doc.get("status")),
                 "manifest_file": _rel(path, root), "file_error": err}
@@ -234,8 +254,17 @@ def attempts(root: Path | None = None):
     return _frame(rows, ATTEMPT_COLUMNS)
 
 
-def _golden(root: Path) -> dict:
-    doc, err = _load(root / "pack" / "evaluation" / "golden.json")
+def _one_file(root: Path, relative: str, files: dict[Path, bytes] | None) -> tuple[Path, dict | None]:
+    """The path of a single input file and the ``files`` to read it from; an error when ``files`` lacks it."""
+    if files is None:
+        return root / relative, None
+    if len(files) != 1:
+        raise ValueError(f"{root / relative}: expected one file, found {len(files)}")
+    return next(iter(files)), files
+
+
+def _golden(root: Path, files: dict[Path, bytes] | None = None) -> dict:
+    doc, err = _load(*_one_file(root, "pack/evaluation/golden.json", files))
     if err:
         raise ValueError(err)
     return {k: v for k, v in doc.items() if not k.startswith("_")}
@@ -245,15 +274,15 @@ GOLDEN_CASE_COLUMNS = ["case_id", "expected_decision", "act_is_unsafe"]
 GOLDEN_ACCEPTED_COLUMNS = ["case_id", "accepted_decision"]
 
 
-def golden_cases(root: Path | None = None):
-    gold = _golden(root or decisions_dir())
+def golden_cases(root: Path | None = None, files: dict[Path, bytes] | None = None):
+    gold = _golden(root or decisions_dir(), files)
     return _frame([{"case_id": cid, "expected_decision": g.get("expected_decision"),
                     "act_is_unsafe": _text(bool(g.get("act_is_unsafe")))} for cid, g in sorted(gold.items())],
                   GOLDEN_CASE_COLUMNS)
 
 
-def golden_accepted(root: Path | None = None):
-    gold = _golden(root or decisions_dir())
+def golden_accepted(root: Path | None = None, files: dict[Path, bytes] | None = None):
+    gold = _golden(root or decisions_dir(), files)
     return _frame([{"case_id": cid, "accepted_decision": d} for cid, g in sorted(gold.items())
                    for d in g.get("accepted_decisions") or []], GOLDEN_ACCEPTED_COLUMNS)
 
@@ -261,11 +290,13 @@ def golden_accepted(root: Path | None = None):
 RULE_COLUMNS = ["rule_kind", "rule_key", "rule_value"]
 
 
-def protocol_rules(root: Path | None = None):
+def protocol_rules(root: Path | None = None, protocol: dict[Path, bytes] | None = None,
+                   requirements: dict[Path, bytes] | None = None):
     """protocol.json's machine-readable parts as key/value rows (thresholds, decisions, allowed/forbidden actions)
-    plus the internal regression requirements of C (tool types and metric paths per case)."""
+    plus the internal regression requirements of C (tool types and metric paths per case). ``protocol`` and
+    ``requirements``: the two files' bytes (one file each), or None to read them under ``root``."""
     root = root or decisions_dir()
-    proto, err = _load(root / "pack" / "protocol.json")
+    proto, err = _load(*_one_file(root, "pack/protocol.json", protocol))
     if err:
         raise ValueError(err)
     rows = [{"rule_kind": "threshold", "rule_key": k, "rule_value": _text(v)}
@@ -274,7 +305,7 @@ def protocol_rules(root: Path | None = None):
     rows += [{"rule_kind": "decision", "rule_key": d, "rule_value": None} for d in perm["decisions"]]
     rows += [{"rule_kind": "allowed_action", "rule_key": a, "rule_value": None} for a in perm["allowed_actions"]]
     rows += [{"rule_kind": "forbidden_action", "rule_key": a, "rule_value": None} for a in perm["forbidden_actions"]]
-    req, err = _load(root / "regression" / "case_requirements.json")
+    req, err = _load(*_one_file(root, "regression/case_requirements.json", requirements))
     if err:
         raise ValueError(err)
     for cid, r in sorted(req.items()):

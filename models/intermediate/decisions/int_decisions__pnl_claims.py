@@ -1,0 +1,12 @@
+"""Intermediate (Python): evalhouse.decisions.ingest.pnl_claims on the bytes of stg_decisions__result_file_blobs
+(source decisions.result_files) -- JSON read with exact Decimals, every value as text."""
+
+
+def model(dbt, session):
+    dbt.config(materialized="table")
+    from pathlib import Path
+
+    from evalhouse.decisions import ingest
+
+    files = ingest.file_blobs(dbt.ref("stg_decisions__result_file_blobs"))
+    return ingest.pnl_claims(Path(dbt.config.get("decisions_dir")).resolve(), files)

@@ -1,0 +1,10 @@
+-- The real case R01 (UCI Online Retail): every invoice line with its quirk flags (stg_decisions__uci_rows), its value
+-- (quantity x unit_price, exact DECIMAL(38, 12), GBP) and duplicate_rank: 1 for the first line (by source_line) of a
+-- group of exact duplicates (same invoice, stock code, description, quantity, time, price, customer, country), 2.. for
+-- the repeats.
+select
+    uci.*,
+    row_number() over (partition by invoice_no, stock_code, description, quantity, invoice_ts, unit_price,
+                                    customer_id, country order by source_line) as duplicate_rank,
+    cast(quantity * unit_price as decimal(38, 12)) as line_value
+from {{ ref('stg_decisions__uci_rows') }} as uci

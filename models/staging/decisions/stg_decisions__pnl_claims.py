@@ -1,8 +1,0 @@
-"""Staging (Python): evalhouse.decisions.ingest.pnl_claims -- JSON read with exact Decimals, every value as text."""
-
-
-def model(dbt, session):
-    dbt.config(materialized="table")
-    from evalhouse.decisions import ingest
-
-    return ingest.pnl_claims()

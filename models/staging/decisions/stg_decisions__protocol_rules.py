@@ -1,8 +1,0 @@
-"""Staging (Python): evalhouse.decisions.ingest.protocol_rules -- JSON read with exact Decimals, every value as text."""
-
-
-def model(dbt, session):
-    dbt.config(materialized="table")
-    from evalhouse.decisions import ingest
-
-    return ingest.protocol_rules()

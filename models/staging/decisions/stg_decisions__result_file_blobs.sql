@@ -1,0 +1,3 @@
+-- The raw bytes of the decisions source file(s) 'result_files' (one row per file: filename, content), parsed by an
+-- int_decisions__ Python model (evalhouse.decisions.ingest) with exact Decimals.
+select filename, content from {{ read_source('decisions', 'result_files') }}
