@@ -6,10 +6,12 @@
   Columns: source_file, the listed text columns, extra_fields (text of a field beyond the header: the row has too
   many fields; NULL otherwise; a row with too few fields has its last columns NULL) and <column>_value, the exact
   DECIMAL(38, 6) of each amount column in the case's locale (decisions_parse_amount). A file that cannot be read
-  (stg_decisions__case_files.file_problem) is left out here; the models count it against its case. A model that
-  calls this macro declares `-- depends_on: {{ ref('stg_decisions__case_files') }}`.
+  (stg_decisions__case_files.file_problem) is left out here; the models count it against its case. The files are
+  the declared source decisions.<kind> (recorded as the model's parent). A model that calls this macro declares
+  `-- depends_on: {{ ref('stg_decisions__case_files') }}`.
 -#}
 {% macro decisions_read_case_csv(kind, columns, amount_columns) -%}
+  {%- set _ = source('decisions', kind) -%}
   {%- set files = [] -%}
   {%- if execute -%}
     {%- set listing = run_query("select source_file, csv_delimiter, decimal_separator, thousands_separator from "
