@@ -6,7 +6,8 @@ from (
     select
         ratings.*,
         row_number() over (
-            partition by ratings.response_id, ratings.rater_id, ratings.rubric_id, ratings.rubric_version, ratings.criterion
+            partition by ratings.response_id, ratings.rater_id, ratings.rubric_id, ratings.rubric_version,
+                         ratings.criterion
             order by ratings.rated_at desc nulls last, ratings.source_file desc, ratings.source_row desc
         ) as recency_rank
     from {{ ref('int_ratings') }} as ratings

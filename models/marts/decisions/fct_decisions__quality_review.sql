@@ -16,7 +16,9 @@ with reviews as (
 ranked as (
     select
         reviews.*,
-        dense_rank() over (partition by reviews.review_code, reviews.dimension order by reviews.reviewer_id) as reviewer_slot
+        dense_rank() over (
+            partition by reviews.review_code, reviews.dimension order by reviews.reviewer_id
+        ) as reviewer_slot
     from reviews
 ),
 

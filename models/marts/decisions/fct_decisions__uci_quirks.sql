@@ -4,8 +4,8 @@
 with lines as (
     select
         uci.*,
-        row_number() over (partition by uci.invoice_no, uci.stock_code, uci.description, uci.quantity, uci.invoice_ts, uci.unit_price,
-                                        uci.customer_id, uci.country order by uci.source_line) as duplicate_rank,
+        row_number() over (partition by uci.invoice_no, uci.stock_code, uci.description, uci.quantity, uci.invoice_ts,
+                                        uci.unit_price, uci.customer_id, uci.country order by uci.source_line) as duplicate_rank,
         cast(uci.quantity * uci.unit_price as decimal(38, 12)) as line_value
     from {{ ref('stg_decisions__uci_rows') }} as uci
 ),
@@ -21,18 +21,18 @@ select
     periods.period_start,
     periods.period_end,
     count(*)                                                                                  as n_lines,
-    cast(sum(case when lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12))         as merchandise_revenue,
-    sum(case when lines.is_cancellation then 1 else 0 end)                                          as n_cancellation_lines,
+    cast(sum(case when lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12)) as merchandise_revenue,
+    sum(case when lines.is_cancellation then 1 else 0 end)                                    as n_cancellation_lines,
     cast(sum(case when lines.is_cancellation and lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12))
                                                                                               as cancellation_value_netted,
-    sum(case when not lines.is_merchandise then 1 else 0 end)                                       as n_non_merchandise_lines,
-    cast(sum(case when not lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12))     as non_merchandise_value_excluded,
-    sum(case when lines.is_zero_price then 1 else 0 end)                                            as n_zero_price_lines,
-    sum(case when lines.is_stock_adjustment then 1 else 0 end)                                      as n_stock_adjustment_lines,
-    sum(case when lines.duplicate_rank > 1 then 1 else 0 end)                                       as n_exact_duplicate_repeats,
+    sum(case when not lines.is_merchandise then 1 else 0 end)                                 as n_non_merchandise_lines,
+    cast(sum(case when not lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12)) as non_merchandise_value_excluded,
+    sum(case when lines.is_zero_price then 1 else 0 end)                                      as n_zero_price_lines,
+    sum(case when lines.is_stock_adjustment then 1 else 0 end)                                as n_stock_adjustment_lines,
+    sum(case when lines.duplicate_rank > 1 then 1 else 0 end)                                 as n_exact_duplicate_repeats,
     cast(sum(case when lines.duplicate_rank > 1 and lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12))
                                                                                               as duplicate_repeat_value_kept,
-    sum(case when lines.customer_id is null then 1 else 0 end)                                      as n_lines_without_customer
+    sum(case when lines.customer_id is null then 1 else 0 end)                                as n_lines_without_customer
 from lines
 inner join periods on lines.sale_date between periods.period_start and periods.period_end
 group by periods.period, periods.period_start, periods.period_end

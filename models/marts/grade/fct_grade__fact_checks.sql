@@ -40,7 +40,8 @@ gold_tol as (
     -- the tolerance once per gold fact (DECIMAL rescaling is costly; not once per response)
     select
         gold_typed.*,
-        cast(gold_typed.abs_tol + cast(gold_typed.rel_tol * cast(abs(gold_typed.gold_number) as decimal(38, 12)) as decimal(38, 18))
+        cast(gold_typed.abs_tol
+             + cast(gold_typed.rel_tol * cast(abs(gold_typed.gold_number) as decimal(38, 12)) as decimal(38, 18))
              as decimal(38, 18))                        as tolerance
     from gold_typed
 ),
