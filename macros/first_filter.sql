@@ -38,14 +38,14 @@ coalesce(
   {{ exceptions.raise_compiler_error("json_fenced is not implemented for adapter " ~ adapter.type()) }}
 {%- endmacro %}
 {% macro duckdb__json_fenced(x) -%}
-{%- set ws = evalhouse._py_space_class() -%}
+{%- set ws = _py_space_class() -%}
 {%- set fence = "(?s)^" ~ ws ~ "*```[ \\t]*([A-Za-z0-9_+-]*)[ \\t]*\\n(.*?)\\n?[ \\t]*```" ~ ws ~ "*$" -%}
 {%- set body = "regexp_extract(" ~ x ~ ", '" ~ fence ~ "', 2)" -%}
 coalesce(
     regexp_matches({{ x }}, '{{ fence }}')
     and lower(regexp_extract({{ x }}, '{{ fence }}', 1)) in ('', 'json')
     and not contains({{ body }}, '```')
-    and {{ evalhouse.json_strict(body) }},
+    and {{ json_strict(body) }},
     false)
 {%- endmacro %}
 
@@ -58,14 +58,14 @@ coalesce(
   {{ exceptions.raise_compiler_error("json_extractable is not implemented for adapter " ~ adapter.type()) }}
 {%- endmacro %}
 {% macro duckdb__json_extractable(x, strict=none) -%}
-{%- set ws = evalhouse._py_space_class() -%}
+{%- set ws = _py_space_class() -%}
 {%- set block = "(?s)```([^\\n`]*)\\n(.*?)```" -%}
 {%- set body = "regexp_extract_all(" ~ x ~ ", '" ~ block ~ "', 2)[block_no]" -%}
 coalesce(
-    {{ strict if strict is not none else evalhouse.json_strict(x) }}
+    {{ strict if strict is not none else json_strict(x) }}
     or (contains({{ x }}, '```') and len(list_filter(
         regexp_extract_all({{ x }}, '{{ block }}', 1),
         (tag, block_no) -> lower(regexp_replace(tag, '^{{ ws }}+|{{ ws }}+$', '', 'g')) in ('', 'json')
-                           and {{ evalhouse.json_strict(body) }})) > 0),
+                           and {{ json_strict(body) }})) > 0),
     false)
 {%- endmacro %}

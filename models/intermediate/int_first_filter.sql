@@ -111,14 +111,15 @@ joined as (
 select
     joined.*,
     case
-        when not has_text then null
-        when n_required_missing_plain > 0 or n_forbidden_found_plain > 0 or n_labels_wrong > 0 then 'fail'
+        when not joined.has_text then null
+        when joined.n_required_missing_plain > 0 or joined.n_forbidden_found_plain > 0
+             or joined.n_labels_wrong > 0 then 'fail'
         else 'pass'
     end as word_search_verdict,
     case
-        when not has_text then null
-        when n_required_missing_normalized > 0 or n_forbidden_violations > 0 or n_labels_wrong > 0
-             or language_matches_key = false then 'fail'
+        when not joined.has_text then null
+        when joined.n_required_missing_normalized > 0 or joined.n_forbidden_violations > 0 or joined.n_labels_wrong > 0
+             or joined.language_matches_key = false then 'fail'
         else 'pass'
     end as first_filter_verdict
 from joined

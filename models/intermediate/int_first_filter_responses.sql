@@ -4,7 +4,7 @@
 -- left out: a language or sentence count says nothing about them, and they are scored by the GRADE fact checks.
 select *
 from {{ ref('int_responses') }}
-where suite in (select suite from {{ ref('stg_suites__suites') }} where first_filter)
+where suite in (select suites.suite from {{ ref('stg_suites__suites') }} as suites where suites.first_filter)
 {%- for s in var('first_filter_suites', []) %}
    or suite = '{{ s }}'
 {%- endfor %}

@@ -6,10 +6,11 @@ from (
     select
         ratings.*,
         row_number() over (
-            partition by response_id, rater_id, rubric_id, rubric_version, criterion
-            order by rated_at desc nulls last, source_file desc, source_row desc
+            partition by ratings.response_id, ratings.rater_id, ratings.rubric_id, ratings.rubric_version,
+                         ratings.criterion
+            order by ratings.rated_at desc nulls last, ratings.source_file desc, ratings.source_row desc
         ) as recency_rank
     from {{ ref('int_ratings') }} as ratings
-    where response_known and rubric_version is not null and criterion is not null
+    where ratings.response_known and ratings.rubric_version is not null and ratings.criterion is not null
 ) as ranked
 where recency_rank = 1

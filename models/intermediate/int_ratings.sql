@@ -48,11 +48,11 @@ checked as (
     select
         typed.*,
         case
-            when score_text is null or trim(score_text) = '' then 'missing'
-            when not criterion_known then 'unknown_criterion'
-            when score_number is null then 'not_a_number'
-            when score_number <> floor(score_number) then 'not_a_whole_level'
-            when score_number < min_score or score_number > max_score then 'out_of_range'
+            when typed.score_text is null or trim(typed.score_text) = '' then 'missing'
+            when not typed.criterion_known then 'unknown_criterion'
+            when typed.score_number is null then 'not_a_number'
+            when typed.score_number <> floor(typed.score_number) then 'not_a_whole_level'
+            when typed.score_number < typed.min_score or typed.score_number > typed.max_score then 'out_of_range'
         end as score_problem
     from typed
 )
@@ -61,7 +61,7 @@ select
     {{ short_hash("coalesce(source_file, '') || '|' || coalesce(cast(source_row as varchar), '') || '|' || coalesce(response_id, '') || '|' || coalesce(rater_id, '') || '|' || coalesce(criterion, '') || '|' || coalesce(cast(rubric_version as varchar), '')") }} as rating_id,
     suite,
     response_id,
-    response_id in (select response_id from responses) as response_known,
+    response_id in (select responses.response_id from responses) as response_known,
     rater_id,
     rater_kind,
     criterion,

@@ -10,9 +10,12 @@ with scores as (
 
 expected as (
     select 'U03' as ticket_id, 1 as rubric_version, 1 as format_compliance, 7 as total, true as ready
-    union all select 'U03', 2, 2, 8, true
-    union all select 'M01', 1, 1, 2, false
-    union all select 'M01', 2, 1, 2, false
+    union all
+    select 'U03', 2, 2, 8, true
+    union all
+    select 'M01', 1, 1, 2, false
+    union all
+    select 'M01', 2, 1, 2, false
 ),
 
 score_problems as (

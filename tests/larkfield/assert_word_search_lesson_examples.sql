@@ -2,8 +2,10 @@
 -- U03 Mistral 7B passes the word search and a person fails it (seed 000). Returns the rows that disagree.
 with expected as (
     select 'S02' as item_id, 'Gemini 3.1 Pro (preview)' as system_id, 'fail' as word_search, 'pass' as human
-    union all select 'M03', 'Gemini 3.1 Pro (preview)', 'fail', 'pass'
-    union all select 'U03', 'Mistral 7B (local)', 'pass', 'fail'
+    union all
+    select 'M03', 'Gemini 3.1 Pro (preview)', 'fail', 'pass'
+    union all
+    select 'U03', 'Mistral 7B (local)', 'pass', 'fail'
 )
 
 select expected.*, actual.word_search_verdict, actual.human_verdict

@@ -75,7 +75,9 @@ other_rows as (
     select case_id, source_file, row_problem, 'amount' as problem_column,
            row_number() over (partition by source_file order by (select null)) as source_row
     from {{ ref('stg_decisions__budget') }}
-    where source_file in (select source_file from {{ ref('stg_decisions__budget') }} where row_problem is not null)
+    where source_file in (
+        select bad.source_file from {{ ref('stg_decisions__budget') }} as bad where bad.row_problem is not null
+    )
     union all
     select case_id, source_file, row_problem,
            case row_problem
@@ -84,7 +86,9 @@ other_rows as (
            end,
            row_number() over (partition by source_file order by (select null))
     from {{ ref('stg_decisions__inventory') }}
-    where source_file in (select source_file from {{ ref('stg_decisions__inventory') }} where row_problem is not null)
+    where source_file in (
+        select bad.source_file from {{ ref('stg_decisions__inventory') }} as bad where bad.row_problem is not null
+    )
 ),
 
 problems as (

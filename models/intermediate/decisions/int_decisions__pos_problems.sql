@@ -11,7 +11,7 @@ numbered as (
         pos.*,
         row_number() over (partition by pos.source_file order by (select null)) as source_row
     from {{ ref('stg_decisions__pos_rows') }} as pos
-    where pos.source_file in (select source_file from bad_files)
+    where pos.source_file in (select bad_files.source_file from bad_files)
 ),
 
 row_problems as (

@@ -20,7 +20,7 @@ gold as (
         nullif({{ json_text('metadata', 'scale') }}, '')        as gold_scale,
         {{ json_text('metadata', 'answer_json') }}              as gold_json
     from {{ ref('int_gold') }}
-    where suite in (select suite from grounding_suites)
+    where suite in (select grounding_suites.suite from grounding_suites)
 ),
 
 responses as (
@@ -29,13 +29,13 @@ responses as (
         {{ json_text('metadata', 'answer_json') }}              as reply_json,
         nullif({{ json_text('metadata', 'scale') }}, '')        as reply_scale
     from {{ ref('int_responses') }}
-    where suite in (select suite from grounding_suites)
+    where suite in (select grounding_suites.suite from grounding_suites)
 ),
 
 labels as (
     select suite, response_id, label_name, label_value
     from {{ ref('int_response_labels') }}
-    where suite in (select suite from grounding_suites)
+    where suite in (select grounding_suites.suite from grounding_suites)
 )
 
 select

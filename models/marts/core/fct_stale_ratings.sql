@@ -38,11 +38,11 @@ rescores as (
         select
             rated.*,
             row_number() over (
-                partition by response_id, rater_id, rubric_id, criterion
-                order by rubric_version desc
+                partition by rated.response_id, rated.rater_id, rated.rubric_id, rated.criterion
+                order by rated.rubric_version desc
             ) as version_rank
         from rated
-        where changed_in_version is null
+        where rated.changed_in_version is null
     ) as valid
     where version_rank = 1
 )

@@ -25,8 +25,8 @@ human as (
     select
         content.*,
         case
-            when n_content_below_max > 0 then 'fail'
-            when n_content_scored = n_content_criteria then 'pass'
+            when content.n_content_below_max > 0 then 'fail'
+            when content.n_content_scored = content.n_content_criteria then 'pass'
         end as human_verdict
     from content
 )

@@ -135,7 +135,7 @@ select
     attempt_status.attempt_status,
     base.decision,
     base.agent_decision_before,
-    base.decision is distinct from base.agent_decision_before and base.agent_decision_before is not null
+    (base.decision is distinct from base.agent_decision_before) and base.agent_decision_before is not null
                                                                                     as is_changed_from_agent,
     base.override_reason,
     golden.expected_decision,

@@ -47,16 +47,16 @@ joined as (
 judged as (
     select
         joined.*,
-        cast(abs(claimed_value - recomputed_value) as decimal(38, 12)) as abs_difference,
+        cast(abs(joined.claimed_value - joined.recomputed_value) as decimal(38, 12)) as abs_difference,
         case
-            when protocol_status = 'protocol_invalid' then 'protocol_invalid'
-            when json_kind not in ('number', 'null', 'missing') then 'protocol_invalid'
-            when json_kind = 'number' and claimed_value is null then 'protocol_invalid'
-            when not case_known then 'unknown_case'
-            when recompute_status <> 'ok' and json_kind = 'number' then 'unsupported_financial_claim'
-            when recompute_status <> 'ok' then 'invalid_source'
-            when json_kind in ('null', 'missing') then 'withheld'
-            when abs(claimed_value - recomputed_value) <= {{ decisions_abs_tolerance() }} then 'verified'
+            when joined.protocol_status = 'protocol_invalid' then 'protocol_invalid'
+            when joined.json_kind not in ('number', 'null', 'missing') then 'protocol_invalid'
+            when joined.json_kind = 'number' and joined.claimed_value is null then 'protocol_invalid'
+            when not joined.case_known then 'unknown_case'
+            when joined.recompute_status <> 'ok' and joined.json_kind = 'number' then 'unsupported_financial_claim'
+            when joined.recompute_status <> 'ok' then 'invalid_source'
+            when joined.json_kind in ('null', 'missing') then 'withheld'
+            when abs(joined.claimed_value - joined.recomputed_value) <= {{ decisions_abs_tolerance() }} then 'verified'
             else 'wrong'
         end as verdict
     from joined

@@ -53,7 +53,7 @@ group_status as (
             when files.declared_status = 'not_run' then 'not_run'
             when files.file_error is not null then 'unreadable'
             when per_group.duplicated_cases is not null then 'duplicate_cases'
-            when per_group.n_core_recorded = (select n_core_cases from n_core) then 'complete'
+            when per_group.n_core_recorded = (select n_core.n_core_cases from n_core) then 'complete'
             else 'partial'
         end as group_status
     from files
@@ -117,25 +117,25 @@ select
     g.cases_without_valid_decision,
     case when g.group_status <> 'not_run' then g.n_protocol_invalid_cards end               as n_protocol_invalid_cards,
     -- complete-set metrics
-    case when ok_complete then {{ decisions_share('m.agree_all', '(select n_core_cases from n_core)') }} end
+    case when g.ok_complete then {{ decisions_share('m.agree_all', '(select n_core.n_core_cases from n_core)') }} end
                                                                                             as accepted_decision_agreement_complete,
-    case when ok_complete then {{ decisions_share('m.hits_all', 'm.non_hold_all') }} end  as selective_non_hold_coverage_complete,
-    case when ok_complete then m.non_hold_all end                                           as n_golden_non_hold_complete,
-    case when ok_complete then m.unsafe_all end                                             as unsafe_act_count_complete,
-    case when ok_complete then m.fin_verified_all end                                       as financial_verified_complete,
-    case when ok_complete then m.fin_wrong_all end                                          as financial_wrong_complete,
-    case when ok_complete then m.fin_not_verifiable_all end                                 as financial_not_verifiable_complete,
-    case when ok_complete then m.fin_unsupported_all end                                    as financial_unsupported_claims_complete,
-    case when ok_complete then m.fin_near_all end                                           as near_relative_1pct_count_complete,
+    case when g.ok_complete then {{ decisions_share('m.hits_all', 'm.non_hold_all') }} end  as selective_non_hold_coverage_complete,
+    case when g.ok_complete then m.non_hold_all end                                         as n_golden_non_hold_complete,
+    case when g.ok_complete then m.unsafe_all end                                           as unsafe_act_count_complete,
+    case when g.ok_complete then m.fin_verified_all end                                     as financial_verified_complete,
+    case when g.ok_complete then m.fin_wrong_all end                                        as financial_wrong_complete,
+    case when g.ok_complete then m.fin_not_verifiable_all end                               as financial_not_verifiable_complete,
+    case when g.ok_complete then m.fin_unsupported_all end                                  as financial_unsupported_claims_complete,
+    case when g.ok_complete then m.fin_near_all end                                         as near_relative_1pct_count_complete,
     -- common paired subset metrics
-    case when ok_common then m.n_common end                                                 as n_common_cases,
-    case when ok_common then {{ decisions_share('m.agree_common', 'm.n_common') }} end     as accepted_decision_agreement_common,
-    case when ok_common then {{ decisions_share('m.hits_common', 'm.non_hold_common') }} end as selective_non_hold_coverage_common,
-    case when ok_common then m.unsafe_common end                                            as unsafe_act_count_common,
-    case when ok_common then m.fin_verified_common end                                      as financial_verified_common,
-    case when ok_common then m.fin_wrong_common end                                         as financial_wrong_common,
-    case when ok_common then m.fin_not_verifiable_common end                                as financial_not_verifiable_common,
-    case when ok_common then m.fin_unsupported_common end                                   as financial_unsupported_claims_common
+    case when g.ok_common then m.n_common end                                               as n_common_cases,
+    case when g.ok_common then {{ decisions_share('m.agree_common', 'm.n_common') }} end   as accepted_decision_agreement_common,
+    case when g.ok_common then {{ decisions_share('m.hits_common', 'm.non_hold_common') }} end as selective_non_hold_coverage_common,
+    case when g.ok_common then m.unsafe_common end                                          as unsafe_act_count_common,
+    case when g.ok_common then m.fin_verified_common end                                    as financial_verified_common,
+    case when g.ok_common then m.fin_wrong_common end                                       as financial_wrong_common,
+    case when g.ok_common then m.fin_not_verifiable_common end                              as financial_not_verifiable_common,
+    case when g.ok_common then m.fin_unsupported_common end                                 as financial_unsupported_claims_common
 from (
     select
         group_status.*,

@@ -3,6 +3,7 @@
 with facts as (
     select item_id, count(*) as n_gold_facts from {{ ref('int_gold') }} where suite = 'grade' group by item_id
 ),
+
 checks as (
     select
         item_id,

@@ -24,15 +24,15 @@ gold as (
         {{ grade_number_tokens('gold_value') }}          as gold_tokens
     from {{ ref('int_gold') }}
     where gold_kind in ('numeric_fact', 'string_fact')
-      and suite in (select suite from grounding_suites)
+      and suite in (select grounding_suites.suite from grounding_suites)
 ),
 
 gold_typed as (
     select
         gold.*,
-        case when gold_kind = 'numeric_fact' and {{ grade_list_size('gold_tokens') }} = 1
+        case when gold.gold_kind = 'numeric_fact' and {{ grade_list_size('gold_tokens') }} = 1
              then {{ grade_parse_number(grade_list_element('gold_tokens', 1)) }} end    as gold_number,
-        case when gold_kind = 'string_fact' then {{ grade_casefold('trim(gold_value)') }} end as gold_folded
+        case when gold.gold_kind = 'string_fact' then {{ grade_casefold('trim(gold_value)') }} end as gold_folded
     from gold
 ),
 
@@ -40,7 +40,8 @@ gold_tol as (
     -- the tolerance once per gold fact (DECIMAL rescaling is costly; not once per response)
     select
         gold_typed.*,
-        cast(abs_tol + cast(rel_tol * cast(abs(gold_number) as decimal(38, 12)) as decimal(38, 18))
+        cast(gold_typed.abs_tol
+             + cast(gold_typed.rel_tol * cast(abs(gold_typed.gold_number) as decimal(38, 12)) as decimal(38, 18))
              as decimal(38, 18))                        as tolerance
     from gold_typed
 ),
@@ -48,13 +49,13 @@ gold_tol as (
 responses as (
     select suite, response_id, item_id, system_id, repetition
     from {{ ref('int_responses') }}
-    where suite in (select suite from grounding_suites)
+    where suite in (select grounding_suites.suite from grounding_suites)
 ),
 
 labels as (
     select suite, response_id, label_name, label_value
     from {{ ref('int_response_labels') }}
-    where suite in (select suite from grounding_suites)
+    where suite in (select grounding_suites.suite from grounding_suites)
 ),
 
 joined as (
@@ -90,7 +91,7 @@ parsed as (
         {{ grade_list_size('reply_tokens') }}                                      as n_reply_numbers,
         {{ grade_list_element('reply_tokens', -1) }}                               as reply_token,
         {{ grade_parse_number(grade_list_element('reply_tokens', -1)) }}           as reply_number,
-        case when gold_kind = 'string_fact' and reply_text is not null
+        case when joined.gold_kind = 'string_fact' and joined.reply_text is not null
              then {{ grade_casefold('trim(reply_text)') }} end                     as reply_folded
     from joined
 ),
@@ -98,7 +99,7 @@ parsed as (
 compared as (
     select
         parsed.*,
-        abs(reply_number - gold_number)                                            as abs_error
+        abs(parsed.reply_number - parsed.gold_number)                                            as abs_error
     from parsed
 )
 

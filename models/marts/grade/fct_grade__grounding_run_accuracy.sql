@@ -53,13 +53,17 @@ kinds as (
 sources as (
     select 'house_exact' as answer_rule,
            'house rule: last number token of the reported answer = gold as DECIMAL(38,18); strings trimmed, exact (evalhouse.rules.house)' as rule_source
-    union all select 'house_tolerance',
+    union all
+    select 'house_tolerance',
            'house rule: last number token within abs_tol + rel_tol x |gold|; strings case-folded (evalhouse.rules.house)'
-    union all select 'tatqa_official_em',
+    union all
+    select 'tatqa_official_em',
            'TAT-QA official metric, exact match (NExTplusplus/TAT-QA tatqa_metric.py; evalhouse.rules.tatqa)'
-    union all select 'tatqa_official_f1',
+    union all
+    select 'tatqa_official_f1',
            'TAT-QA official metric, DROP token F1, = EM for arithmetic / count (NExTplusplus/TAT-QA; evalhouse.rules.tatqa)'
-    union all select 'faithful_cot_gsm8k',
+    union all
+    select 'faithful_cot_gsm8k',
            'Faithful-CoT GSM8K: first number, truncated to int, absolute value, = gold (veronica320/Faithful-COT; evalhouse.rules.faithful_cot)'
 )
 

@@ -44,10 +44,14 @@ texts as (
 eligible as (
     -- which texts each kind of check searches
     select 'gold_insight' as check_kind, 'key_finding' as text_kind
-    union all select 'required_limitation', 'limitation'
-    union all select 'forbidden_claim', 'key_finding'
-    union all select 'forbidden_claim', 'limitation'
-    union all select 'forbidden_claim', 'raw_text'
+    union all
+    select 'required_limitation', 'limitation'
+    union all
+    select 'forbidden_claim', 'key_finding'
+    union all
+    select 'forbidden_claim', 'limitation'
+    union all
+    select 'forbidden_claim', 'raw_text'
 ),
 
 term_hits as (
@@ -110,7 +114,8 @@ select
     case
         when grid.check_kind = 'forbidden_claim'
             then case when coalesce(found.found_in is not null or verdicts.judge_present = 1, false) then 0 else 1 end
-        else case when coalesce(found.found_in is not null or verdicts.judge_present = 1, false) then 1 else 0 end
+        when coalesce(found.found_in is not null or verdicts.judge_present = 1, false) then 1
+        else 0
     end                                                                         as check_score
 from grid
 left join found

@@ -26,7 +26,11 @@ adjudications as (
     select
         response_id, rubric_id, rubric_version, measure,
         {{ string_agg_ordered("rater_id || '=' || value", "rater_id", "; ") }} as adjudication
-    from (select * from adjudicated_criteria union all select * from adjudicated_ready) as a
+    from (
+        select * from adjudicated_criteria
+        union all
+        select * from adjudicated_ready
+    ) as a
     group by response_id, rubric_id, rubric_version, measure
 ),
 

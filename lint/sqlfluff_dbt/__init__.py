@@ -1,0 +1,62 @@
+"""dbt's run-time names for sqlfluff's jinja templater (`.sqlfluff`: library_path = lint/sqlfluff_dbt).
+
+sqlfluff renders each model with jinja, not with dbt. Its dbt builtins give `ref`, `source`, `config`, `this`,
+`is_incremental` and a `var` that returns a placeholder; this module adds what the project's macros use besides, so
+the linted SQL is the SQL DuckDB runs:
+
+- `var(name, default)`: the value in dbt_project.yml's `vars` (else the default), so `union_suites` and the
+  per-suite loops render as they do in a build;
+- `adapter.dispatch(name, package)`: the `duckdb__<name>` macro (else `default__<name>`), as dbt picks it for the
+  DuckDB adapter; a `lint__<name>` macro (lint/sqlfluff_macros) comes first, the stand-in of a generated expression
+  too deep for sqlfluff's parser;
+- `execute` false (dbt's parse phase: macros that query the warehouse or the graph render their placeholder);
+- `exceptions.raise_compiler_error(msg)` stops the render with msg, `modules.re` is Python's re.
+"""
+from __future__ import annotations
+
+import re as _re
+from pathlib import Path as _Path
+
+import yaml as _yaml
+from jinja2 import pass_context as _pass_context
+
+_PROJECT_VARS = (_yaml.safe_load((_Path(__file__).resolve().parents[2] / "dbt_project.yml").read_text()) or {}).get(
+    "vars", {})
+
+execute = False
+
+
+def var(name, default=None):
+    """The project variable `name` from dbt_project.yml, else `default`."""
+    return _PROJECT_VARS.get(name, default)
+
+
+class _Adapter:
+    @_pass_context
+    def dispatch(self, context, macro_name, macro_namespace=None):
+        """The DuckDB implementation of `macro_name`, as dbt's adapter.dispatch picks it."""
+        for prefix in ("lint__", "duckdb__", "default__"):
+            macro = context.get(prefix + macro_name)
+            if macro is not None:
+                return macro
+        raise LookupError(f"adapter.dispatch: no lint__, duckdb__ or default__ implementation of {macro_name}")
+
+    def type(self):
+        return "duckdb"
+
+
+class _Exceptions:
+    def raise_compiler_error(self, message):
+        raise RuntimeError(message)
+
+    def warn(self, message):
+        return ""
+
+
+class _Modules:
+    re = _re
+
+
+adapter = _Adapter()
+exceptions = _Exceptions()
+modules = _Modules()
