@@ -40,8 +40,8 @@ status as (
     select
         per_set.*,
         case
-            when n_invalid_scores > 0 then 'invalid_score'
-            when n_criteria_missing > 0 then 'incomplete'
+            when per_set.n_invalid_scores > 0 then 'invalid_score'
+            when per_set.n_criteria_missing > 0 then 'incomplete'
             else 'complete'
         end as score_status
     from per_set
@@ -58,7 +58,7 @@ select
     case when status.score_status = 'complete' then status.scored_points end as total,
     status.max_total,
     case
-        when status.rubric_id not in (select rubric_id from ready_gates) then null
+        when status.rubric_id not in (select ready_gates.rubric_id from ready_gates) then null
         when status.score_status <> 'complete' then false
         else status.n_gates_not_at_maximum = 0 and status.n_at_minimum = 0
     end as ready,

@@ -5,11 +5,11 @@
 with reviews as (
     select
         reviews.*,
-        try_cast(trim(score_text) as integer) as score_int,
+        try_cast(trim(reviews.score_text) as integer) as score_int,
         case
-            when score_text is null or trim(score_text) = '' then 'missing'
-            when try_cast(trim(score_text) as integer) is null then 'not_a_whole_number'
-            when try_cast(trim(score_text) as integer) not between 1 and 5 then 'out_of_range'
+            when reviews.score_text is null or trim(reviews.score_text) = '' then 'missing'
+            when try_cast(trim(reviews.score_text) as integer) is null then 'not_a_whole_number'
+            when try_cast(trim(reviews.score_text) as integer) not between 1 and 5 then 'out_of_range'
         end as score_problem
     from {{ ref('stg_decisions__reviews') }} as reviews
 ),
@@ -17,7 +17,7 @@ with reviews as (
 ranked as (
     select
         reviews.*,
-        dense_rank() over (partition by review_code, dimension order by reviewer_id) as reviewer_slot
+        dense_rank() over (partition by reviews.review_code, reviews.dimension order by reviews.reviewer_id) as reviewer_slot
     from reviews
 ),
 

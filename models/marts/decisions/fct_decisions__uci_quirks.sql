@@ -15,19 +15,19 @@ select
     periods.period,
     periods.period_start,
     periods.period_end,
-    count(*)                                                                                  as n_lines,
-    cast(sum(case when is_merchandise then line_value else 0 end) as decimal(38, 12))         as merchandise_revenue,
-    sum(case when is_cancellation then 1 else 0 end)                                          as n_cancellation_lines,
-    cast(sum(case when is_cancellation and is_merchandise then line_value else 0 end) as decimal(38, 12))
-                                                                                              as cancellation_value_netted,
-    sum(case when not is_merchandise then 1 else 0 end)                                       as n_non_merchandise_lines,
-    cast(sum(case when not is_merchandise then line_value else 0 end) as decimal(38, 12))     as non_merchandise_value_excluded,
-    sum(case when is_zero_price then 1 else 0 end)                                            as n_zero_price_lines,
-    sum(case when is_stock_adjustment then 1 else 0 end)                                      as n_stock_adjustment_lines,
-    sum(case when duplicate_rank > 1 then 1 else 0 end)                                       as n_exact_duplicate_repeats,
-    cast(sum(case when duplicate_rank > 1 and is_merchandise then line_value else 0 end) as decimal(38, 12))
-                                                                                              as duplicate_repeat_value_kept,
-    sum(case when customer_id is null then 1 else 0 end)                                      as n_lines_without_customer
+    count(*) as n_lines,
+    cast(sum(case when lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12)) as merchandise_revenue,
+    sum(case when lines.is_cancellation then 1 else 0 end) as n_cancellation_lines,
+    cast(sum(case when lines.is_cancellation and lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12))
+        as cancellation_value_netted,
+    sum(case when not lines.is_merchandise then 1 else 0 end) as n_non_merchandise_lines,
+    cast(sum(case when not lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12)) as non_merchandise_value_excluded,
+    sum(case when lines.is_zero_price then 1 else 0 end) as n_zero_price_lines,
+    sum(case when lines.is_stock_adjustment then 1 else 0 end) as n_stock_adjustment_lines,
+    sum(case when lines.duplicate_rank > 1 then 1 else 0 end) as n_exact_duplicate_repeats,
+    cast(sum(case when lines.duplicate_rank > 1 and lines.is_merchandise then lines.line_value else 0 end) as decimal(38, 12))
+        as duplicate_repeat_value_kept,
+    sum(case when lines.customer_id is null then 1 else 0 end) as n_lines_without_customer
 from lines
 inner join periods on lines.sale_date between periods.period_start and periods.period_end
 group by periods.period, periods.period_start, periods.period_end
