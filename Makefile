@@ -1,5 +1,5 @@
 # make build : venv + pinned deps + dbt build on the bundled data (offline)
-# make test  : the same set-up, then dbt build (models + dbt tests), pytest and the raw-data expectations
+# make test  : the same set-up, then ruff (lint-python), dbt build (models + dbt tests), pytest and the raw-data expectations
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
@@ -8,7 +8,7 @@ export DBT_PROFILES_DIR := $(CURDIR)
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 export EVALHOUSE_PROJECT_DIR := $(CURDIR)
 
-.PHONY: setup build test dbt-build pytest expectations bench clean app e2e-deps
+.PHONY: setup build test dbt-build pytest expectations bench clean app e2e-deps lint-python
 
 $(BIN)/.installed: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,7 +31,11 @@ expectations: setup
 pytest: setup
 	$(BIN)/pytest -q
 
-test: dbt-build expectations e2e-deps pytest
+# ruff over the Python package, tests, dbt Python models, app and bench (rules in pyproject.toml [tool.ruff]).
+lint-python: setup
+	$(BIN)/ruff check .
+
+test: lint-python dbt-build expectations e2e-deps pytest
 
 bench: setup
 	$(BIN)/python bench/bench_larkfield.py

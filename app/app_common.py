@@ -1,6 +1,6 @@
 """Shared helpers of the app's pages: the warehouse guard, cached reads keyed on the published file, filters.
 
-Every read goes through evalhouse.appdata (short read-only connections on the published copy). Caches are keyed on
+Every read goes through evalhouse.app.data (short read-only connections on the published copy). Caches are keyed on
 ``appdata.signature()`` (inode, mtime, size of the published file), so a new `make build` shows on the next rerun.
 """
 from __future__ import annotations
@@ -10,7 +10,8 @@ import datetime as _dt
 import pandas as pd
 import streamlit as st
 
-from evalhouse import appdata, paths
+from evalhouse import paths
+from evalhouse.app import data as appdata
 
 
 def guard() -> tuple:

@@ -73,8 +73,7 @@ def run_dbt(root: Path, db: Path) -> tuple[float, float]:
     env = {**os.environ, "EVALHOUSE_DB": str(db), "DBT_PROFILES_DIR": str(REPO), "EVALHOUSE_PROJECT_DIR": str(REPO),
            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
     dbt = REPO / ".venv" / "bin" / "dbt"
-    vars_ = ("{decisions_dir: '%s', decisions_uci_parquet: '%s'}"
-             % (root, REPO / "data/decisions/pack/cases/R01/pos.parquet"))
+    vars_ = f"{{decisions_dir: '{root}', decisions_uci_parquet: '{REPO / 'data/decisions/pack/cases/R01/pos.parquet'}'}}"
     t0 = time.perf_counter()
     proc = subprocess.run([str(dbt), "run", "--no-use-colors", "--select", "+fct_decisions__pnl_recomputed",
                            "--vars", vars_, "--target-path",

@@ -102,7 +102,7 @@ def main() -> None:
                               "--exclude", "test_type:unit"], cwd=proj, env=env,
                              capture_output=True, text=True)
         elapsed = time.perf_counter() - t
-        tail = [l for l in res.stdout.splitlines() if "Done." in l or "ERROR" in l or "FAIL" in l]
+        tail = [ln for ln in res.stdout.splitlines() if "Done." in ln or "ERROR" in ln or "FAIL" in ln]
         print(f"dbt build ({label}): {elapsed:.1f} s, exit {res.returncode}; {tail[-1] if tail else ''}")
         if res.returncode != 0:
             print(res.stdout[-4000:])

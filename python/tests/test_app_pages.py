@@ -229,7 +229,6 @@ def test_points_lost_sottana_has_one_row_per_run_and_rubric():
 
 def test_heat_map_scale_blanks_and_legend():
     import altair as alt  # noqa: F401 -- app_common builds altair charts
-
     import app_common as ac
 
     # y is lower-is-better (scores 0-2 counting errors): 2 is its worst level

@@ -68,8 +68,9 @@ def test_first_filter_languages_and_sentences(warehouse):
 
 
 def test_every_mart_column_is_documented():
-    import yaml
     from pathlib import Path
+
+    import yaml
 
     root = Path(__file__).resolve().parents[2] / "models" / "marts"
     for yml in root.rglob("*.yml"):
@@ -84,8 +85,9 @@ def test_every_mart_column_is_documented():
                                   "fct_model_run_scores", "fct_stale_ratings", "fct_first_filter",
                                   "fct_two_reader_agreement", "fct_word_search_vs_human"])
 def test_documented_columns_match_the_built_marts(warehouse, mart):
-    import yaml
     from pathlib import Path
+
+    import yaml
 
     root = Path(__file__).resolve().parents[2] / "models" / "marts"
     documented = None

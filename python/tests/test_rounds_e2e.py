@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_project
-
 from test_app_e2e import BIN, CHROMIUM, CHROMIUM_ARGS, _env, server, wait_idle  # noqa: F401  (fixture re-used)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,15 +108,15 @@ def _score_packet(page, wanted: dict[str, dict[str, int]]) -> None:
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (make e2e-deps)")
-def test_round_created_scored_and_agreement_after_build(project, server, monkeypatch):
+def test_round_created_scored_and_agreement_after_build(project, server, monkeypatch):  # noqa: F811 (fixture)
     from playwright.sync_api import expect, sync_playwright
 
     for k, v in _env(project).items():
         monkeypatch.setenv(k, v)
     monkeypatch.delenv("EVALHOUSE_PUBLISHED_DB", raising=False)
     monkeypatch.delenv("EVALHOUSE_DB", raising=False)
-    from evalhouse import blind_access
-    from evalhouse.warehouse import connect_readonly
+    from evalhouse.ratings import blind_access
+    from evalhouse.warehouse.published import connect_readonly
 
     ARTIFACTS.mkdir(exist_ok=True)
     expect.set_options(timeout=30_000)
