@@ -110,7 +110,8 @@ def build(db: Path, n_replies: int, n_runs: int) -> dict:
         insert into fct_model_run_scores by name
         select suite, rubric_id, rubric_version, rater_id, rater_kind, system_id,
                cast(count(*) as integer) as n_replies_rated, cast(count(*) as integer) as n_replies_scored,
-               0 as n_incomplete, 0 as n_invalid_score, cast(sum(case when ready then 1 else 0 end) as integer) as n_ready,
+               0 as n_incomplete, 0 as n_invalid_score,
+               cast(sum(case when ready then 1 else 0 end) as integer) as n_ready,
                cast(sum(total) as integer) as sum_total, max(max_total) as max_total,
                cast(round(sum(total) * 10.0 / sum(max_total), 2) as decimal(18, 2)) as score_0_10,
                0 as n_stale_scores

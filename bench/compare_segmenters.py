@@ -3,9 +3,10 @@
 Usage: .venv/bin/python bench/compare_segmenters.py [--db warehouse/build/evalhouse.duckdb]
        [--generated N --gen-script ../shared/perf/gen_data.py] [--syntok-max 10000] [--cache FILE] [--show 15]
 
-Texts: every distinct reply text of a build that the first filter reads (int_first_filter_responses), the FR/EN edge cases below, and N replies of the
-performance generator (the "answer" of the reply's JSON, or the whole text when it does not parse: the reply text
-a suite would stage). The language picking pysbd's rules is CLD2's, as in the first filter.
+Texts: every distinct reply text of a build that the first filter reads (int_first_filter_responses), the FR/EN edge
+cases below, and N replies of the performance generator (the "answer" of the reply's JSON, or the whole text when it
+does not parse: the reply text a suite would stage). The language picking pysbd's rules is CLD2's, as in the first
+filter.
 Candidates: the product's counter (evalhouse.text.batch.sentence_count_array: a rule, pysbd where the rule does
 not apply), the rule alone (on the texts it decides), blingfire 0.1.8 and syntok 1.4.4, each after the same
 glued-stop separation ("confirmée.Merci"). Prints agreement, microseconds per reply and the disagreements.

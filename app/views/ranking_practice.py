@@ -1,4 +1,4 @@
-"""Ranking practice (the seed lesson's explorer): put four replies in order, best first, then reveal the models and
+"""Ranking practice (Larkfield's explorer): put four replies in order, best first, then reveal the models and
 the rubric scores; the status line counts the pairs in the same order as the rubric."""
 import sys
 from pathlib import Path
@@ -59,7 +59,8 @@ for i, letter in enumerate(order):
         if st.session_state[rkey]:
             head += f" · {row['system_id']} · total {row['total']} · {'ready' if row['ready'] else 'not ready'}"
         c2.markdown(f"**{head}**")
-        c2.text(row["reply_text"] if isinstance(row["reply_text"], str) else "(the lesson does not print this reply)")
+        c2.text(row["reply_text"] if isinstance(row["reply_text"], str)
+                else "(Larkfield's source does not print this reply)")
 
 buttons = st.container(horizontal=True)  # each button as wide as its label
 if buttons.button("Reveal models and scores", key=f"rp_reveal_{ticket}", type="primary"):

@@ -1,4 +1,5 @@
-"""evalhouse.stats.ranking (rank bands, pair agreement), stats.bootstrap_mean_ci and evalhouse.app.leaderboard: hand-checked."""
+"""evalhouse.stats.ranking (rank bands, pair agreement), evalhouse.stats.bootstrap.bootstrap_mean_ci and
+evalhouse.app.leaderboard: hand-checked."""
 import math
 
 import numpy as np
@@ -74,7 +75,7 @@ def test_rank_bands_equal_estimates_ordered_by_id():
 
 
 def test_pair_agreement_lesson_s07():
-    # S07 totals (seed 000): A 5, B 8, C 2, D 8. The lesson's starting order A, B, C, D:
+    # S07 totals (seed 000): A 5, B 8, C 2, D 8. Larkfield's starting order A, B, C, D:
     # AB no, AC yes, AD no, BC yes, BD tie (not counted), CD no -> 2 of 5, 1 tie.
     scores = {"A": 5, "B": 8, "C": 2, "D": 8}
     res = pair_agreement(["A", "B", "C", "D"], scores)

@@ -1,4 +1,4 @@
-"""GRADE consistency (C4): issue 4 must-shows and hand-computed values."""
+"""GRADE consistency (C4): the methodology's examples and hand-computed values."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The Larkfield marts on the bundled data reproduce the lesson's figures (seed 000)."""
+"""The Larkfield marts on the bundled data reproduce Larkfield's published figures (seed 000)."""
 from decimal import Decimal
 
 import pytest
@@ -34,7 +34,7 @@ def test_model_run_table(warehouse):
 
 
 def test_incomplete_replies_are_never_ready(warehouse):
-    # S02 and M03 have only the lesson's correctness/completeness verdicts: incomplete, not ready, no total.
+    # S02 and M03 have only the published correctness/completeness verdicts: incomplete, not ready, no total.
     rows = warehouse.execute("select score_status, total, ready from fct_reply_scores "
                              "where item_id in ('S02', 'M03')").fetchall()
     assert rows == [("incomplete", None, False)] * 2

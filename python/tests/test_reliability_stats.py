@@ -1,4 +1,4 @@
-"""Reliability statistics of evalhouse.stats against hand-computed values and reference libraries (issue 3)."""
+"""Reliability statistics of evalhouse.stats against hand-computed values and reference libraries."""
 from __future__ import annotations
 
 import math
@@ -15,7 +15,7 @@ NAN = float("nan")
 # ---------------------------------------------------------------- Krippendorff's alpha
 
 def test_alpha_three_raters_with_missing_is_one():
-    # issue 3: R1 = [1,1,2], R2 = [1,1,NaN], R3 = [NaN,1,2] (raters x units) -> nominal alpha 1.0
+    # R1 = [1,1,2], R2 = [1,1,NaN], R3 = [NaN,1,2] (raters x units) -> nominal alpha 1.0
     raters = np.array([[1, 1, 2], [1, 1, NAN], [NAN, 1, 2]])
     r = agreement.krippendorff_alpha(raters.T, "nominal")
     assert r.value == 1.0 and r.n == 3 and r.reason is None

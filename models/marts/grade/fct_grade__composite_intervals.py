@@ -1,9 +1,9 @@
 def model(dbt, session):
-    """GRADE overall composite per run (system_id) with a 95% percentile-bootstrap interval over its tasks, tie groups and
-    rank bands (evalhouse.grade.intervals.composite_intervals_table; ranks by evalhouse.stats.ranking.rank_bands, the
-    rubric leaderboards' rule). Models with fewer tasks than var min_tasks_for_interval are flagged, not ranked.
-    composite is fct_grade__overall_scores.composite (DECIMAL(18,12), as every GRADE score); the bounds are on the
-    same grid, rounded outward (evalhouse.app.leaderboard.outward_bounds)."""
+    """GRADE overall composite per run (system_id) with a 95% percentile-bootstrap interval over its tasks, tie groups
+    and rank bands (evalhouse.grade.intervals.composite_intervals_table; ranks by evalhouse.stats.ranking.rank_bands,
+    the rubric leaderboards' rule). Models with fewer tasks than var min_tasks_for_interval are flagged, not ranked.
+    composite is fct_grade__overall_scores.composite (DECIMAL(18,12), as every GRADE score); the bounds are on the same
+    grid, rounded outward (evalhouse.app.leaderboard.outward_bounds)."""
     dbt.config(materialized="table")
     import pyarrow as pa
 

@@ -1,5 +1,5 @@
-"""GRADE consistency (C4) per pack x task x run (system_id) over its repetitions: finding stability, ranking stability, metric
-variance and their 0.5 / 0.3 / 0.2 combination, computed by evalhouse.grade.consistency (pure functions, pytest).
+"""GRADE consistency (C4) per pack x task x run (system_id) over its repetitions: finding stability, ranking stability,
+metric variance and their 0.5 / 0.3 / 0.2 combination, computed by evalhouse.grade.consistency (pure functions, pytest).
 
 Inputs: each run's top-3 key_findings in rank order (int_grade__response_texts) and its numeric structured_metrics
 values (int_grade__run_metric_values: exactly one number and no letter in the value). Undefined sub-metrics are

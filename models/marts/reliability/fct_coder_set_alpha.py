@@ -1,6 +1,7 @@
 """Item-level and rank-based Krippendorff's alpha of the human raters alone and with each judge added as a coder.
 
-The logic is evalhouse.stats.reliability.coder_set_alpha_table (statistics in evalhouse.stats); see _reliability__models.yml.
+The logic is evalhouse.stats.reliability.coder_set_alpha_table
+(statistics in evalhouse.stats); see _reliability__models.yml.
 """
 
 

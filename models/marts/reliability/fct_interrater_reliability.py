@@ -1,6 +1,7 @@
 """Inter-rater reliability of the human raters per suite x task x rubric version x criterion.
 
-The logic is evalhouse.stats.reliability.reliability_table (statistics in evalhouse.stats); see _reliability__models.yml.
+The logic is evalhouse.stats.reliability.reliability_table
+(statistics in evalhouse.stats); see _reliability__models.yml.
 """
 
 

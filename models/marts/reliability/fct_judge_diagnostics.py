@@ -2,7 +2,8 @@
 
 Each row carries its criterion's direction (evalhouse.stats.reliability.with_direction).
 One block of rows per judge-failure policy (excluded, as_recorded; evalhouse.stats.reliability.FAILURE_POLICIES).
-The logic is evalhouse.stats.reliability.judge_diagnostics_table (statistics in evalhouse.stats); see _reliability__models.yml.
+The logic is evalhouse.stats.reliability.judge_diagnostics_table
+(statistics in evalhouse.stats); see _reliability__models.yml.
 """
 
 

@@ -1,6 +1,7 @@
 """Systems ranked per suite x task x criterion by the human mean, by each human rater and by each judge.
 
-The logic is evalhouse.stats.reliability.system_rankings_table (statistics in evalhouse.stats); see _reliability__models.yml.
+The logic is evalhouse.stats.reliability.system_rankings_table
+(statistics in evalhouse.stats); see _reliability__models.yml.
 """
 
 

@@ -1,10 +1,10 @@
 """What the Streamlit app reads: short read-only queries on the published warehouse, one connection per call.
 
-Safe reading: every function opens ``evalhouse.warehouse.published.connect_readonly()`` (the *published* copy, never the file
-`dbt build` writes), runs its queries and closes the connection before returning, so a build is never blocked and
-the app never sees a half-built warehouse (`publish` swaps the whole file with ``os.replace``). A connection opened
-just before a swap keeps reading the old, complete file. ``signature()`` changes with every publish; the app uses it
-as a cache key so a new build shows up on the next rerun.
+Safe reading: every function opens ``evalhouse.warehouse.published.connect_readonly()`` (the *published* copy, never the
+file `dbt build` writes), runs its queries and closes the connection before returning, so a build is never blocked and
+the app never sees a half-built warehouse (`publish` swaps the whole file with ``os.replace``). A connection opened just
+before a swap keeps reading the old, complete file. ``signature()`` changes with every publish; the app uses it as a
+cache key so a new build shows up on the next rerun.
 
 Optional marts (other suites' reliability, composites...) are found through ``information_schema``: a page shows a
 section only when its mart exists.
@@ -130,7 +130,8 @@ def interval_marts(db: Path | None = None, exclude: tuple[str, ...] = ("fct_mode
             continue
         for iv in find_interval_columns(cols):
             groups = [c for c in ("suite", "benchmark", "pack", "track", "level", "rubric_version", "rater_id",
-                                  "judge_id", "criterion", "dimension", "metric", "task_id") if c in cols and c != id_col]
+                                  "judge_id", "criterion", "dimension", "metric", "task_id")
+                      if c in cols and c != id_col]
             out.append({"table": table, "id": id_col, **iv, "group_cols": groups})
     return out
 

@@ -107,8 +107,10 @@ def is_worst_column(column: str) -> bool:
     return column.endswith(" 0") or column.endswith(" worst")
 
 
-def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame, intervals: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The lesson's per-run table for one filtered slice, with rank bands when intervals exist.
+def leaderboard_table(runs: pd.DataFrame, criteria: pd.DataFrame,
+                      intervals: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The per-run table (scores 0-10, ready share, zeros per criterion) for one filtered slice, with rank bands when
+    intervals exist.
 
     ``runs``: fct_model_run_scores rows; ``criteria``: fct_model_run_criterion_scores rows (same slice);
     ``intervals``: fct_model_run_score_intervals rows or None. One output row per run key, columns:
@@ -221,7 +223,8 @@ def interval_chart_data(board: pd.DataFrame) -> pd.DataFrame:
 def add_rank_bands(df: pd.DataFrame, id_col: str, estimate_col: str, low_col: str, high_col: str,
                    group_cols: list[str] | None = None, higher_is_better: bool = True,
                    rankable_col: str | None = None) -> pd.DataFrame:
-    """Add tie_group, rank_band, rank_range and rank_reason columns (evalhouse.stats.ranking.rank_bands) within each group.
+    """Add tie_group, rank_band, rank_range and rank_reason columns (evalhouse.stats.ranking.rank_bands) within each
+    group.
 
     Runs are only compared inside one group (e.g. one suite x rubric version x rater): a rank across raters or
     rubric versions means nothing. Rows whose ``rankable_col`` is False take no part in the ranking (their rank

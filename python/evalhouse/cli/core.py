@@ -77,7 +77,8 @@ def _register_ratings(app: typer.Typer) -> None:
     def import_ratings_cmd(
         file: str = typer.Argument(..., help="CSV or JSONL ratings file"),
         rater: str = typer.Option(None, help="Rater id for every row (else the rater_id column)"),
-        rater_kind: str = typer.Option(None, help="human | judge | program | metric | adjudicator (else the column, else human)"),
+        rater_kind: str = typer.Option(
+            None, help="human | judge | program | metric | adjudicator (else the column, else human)"),
         correction: bool = typer.Option(False, "--correction", help="Accept re-ratings of stored ratings as "
                                         "corrections (appended; the latest counts; nothing is overwritten)"),
     ) -> None:

@@ -13,14 +13,16 @@ def report(problems, echo=lambda s: typer.echo(s, err=True)) -> None:
     for p in problems[:MAX_SHOWN]:
         echo(f"error: {p}")
     if len(problems) > MAX_SHOWN:
-        rest = Counter(p.message.split(" (")[0] if ":" not in p.message else p.column or "-" for p in problems[MAX_SHOWN:])
+        rest = Counter(p.message.split(" (")[0] if ":" not in p.message else p.column or "-"
+                       for p in problems[MAX_SHOWN:])
         echo(f"... and {len(problems) - MAX_SHOWN} more problems:")
         for what, n in rest.most_common():
             echo(f"  {n} x {what}")
 
 
 def register(app: typer.Typer) -> None:
-    suite_app = typer.Typer(no_args_is_help=True, help="Suites declared as folders under suites/ (see suites/README.md).")
+    suite_app = typer.Typer(no_args_is_help=True,
+                            help="Suites declared as folders under suites/ (see suites/README.md).")
     app.add_typer(suite_app, name="suite")
 
     @suite_app.command("init")
@@ -63,7 +65,8 @@ def register_diff(app: typer.Typer) -> None:
     @app.command("warehouse-diff")
     def warehouse_diff(old: str = typer.Argument(..., help="Warehouse file before (DuckDB)"),
                        new: str = typer.Argument(..., help="Warehouse file after (DuckDB)"),
-                       tol: float = typer.Option(1e-12, help="Float tolerance (absolute, or relative to the larger)")) -> None:
+                       tol: float = typer.Option(1e-12, help="Float tolerance (absolute, or relative to the larger)"),
+                       ) -> None:
         """Compare every fct_/dim_ table of two warehouse files row by row; exit 1 when any differs."""
         from evalhouse.warehouse.diff import diff_warehouses
 

@@ -59,7 +59,7 @@ def word_tokens(text: str) -> frozenset[str]:
 def token_jaccard(a: str, b: str) -> float | None:
     """Token-level Jaccard |A & B| / |A | B| of the casefolded word-token sets of a and b.
 
-    Both texts without any word token -> None (undefined, 0/0). Example (issue 4): "Your refund will arrive within
+    Both texts without any word token -> None (undefined, 0/0). Example: "Your refund will arrive within
     30 days" vs "The refund arrives within 30 days" -> {refund, within, 30, days} / 9 tokens = 4/9.
     """
     ta, tb = word_tokens(a), word_tokens(b)
@@ -227,8 +227,8 @@ def metric_variance_by_group(groups: Sequence, keys: Sequence, values: Sequence[
                              min_runs: int = 2) -> dict:
     """Vectorised :func:`metric_variance` for many groups at once (same definition and NULL rules).
 
-    ``groups[i]`` (a hashable scalar such as "item<US>model"), ``keys[i]``, ``values[i]``: one numeric metric value of one
-    run (NaN / None = not numeric, ignored). Returns {group: StatResult} for every group that appears.
+    ``groups[i]`` (a hashable scalar such as "item<US>model"), ``keys[i]``, ``values[i]``: one numeric metric value of
+    one run (NaN / None = not numeric, ignored). Returns {group: StatResult} for every group that appears.
     """
     import numpy as np
     import pandas as pd

@@ -309,21 +309,21 @@ def _required_limitations() -> list[dict]:
                 "match_terms": terms}
 
     return [
-        limitation("t1_october_volume", "single_quarter", "Data covers a single quarter; year-over-year comparisons are "
-          "not supported", "single quarter"),
+        limitation("t1_october_volume", "single_quarter",
+                   "Data covers a single quarter; year-over-year comparisons are not supported", "single quarter"),
         limitation("t1_tutor_cancellations", "single_quarter", "Data covers a single quarter", "single quarter"),
-        limitation("t2_cancellation_trend", "single_quarter", "Data covers a single quarter; year-over-year comparisons "
-          "are not supported", "single quarter"),
-        limitation("t2_attendance_and_gains", "correlation_not_causation", "Correlation between attendance and gains does "
-          "not establish causation", "correlation;causation"),
+        limitation("t2_cancellation_trend", "single_quarter",
+                   "Data covers a single quarter; year-over-year comparisons are not supported", "single quarter"),
+        limitation("t2_attendance_and_gains", "correlation_not_causation",
+                   "Correlation between attendance and gains does not establish causation", "correlation;causation"),
         limitation("t3_tutor_coaching", "small_groups", "Group-level rates rest on few sessions", "few sessions"),
         limitation("t3_school_scheduling", "one_month", "October rates rest on one month of sessions", "one month"),
-        limitation("t4_subgroup_gains", "n_threshold", "Subgroups below the n<10 reporting threshold are suppressed; no "
-          "rates can be reported or estimated for them", "suppress"),
+        limitation("t4_subgroup_gains", "n_threshold", "Subgroups below the n<10 reporting threshold are suppressed; "
+                   "no rates can be reported or estimated for them", "suppress"),
         limitation("t4_suppressed_cells", "n_threshold", "Suppressed cells cannot be estimated", "suppress"),
-        limitation("t5_published_effects", "context_differs", "A single published study's effect size cannot be applied to "
-          "this programme without acknowledging differences in study population, design, and context",
-          "population;design"),
+        limitation("t5_published_effects", "context_differs",
+                   "A single published study's effect size cannot be applied to this programme without acknowledging "
+                   "differences in study population, design, and context", "population;design"),
         limitation("t5_evidence_strength", "few_studies", "Three studies are too few for a pooled estimate",
           "too few"),
     ]

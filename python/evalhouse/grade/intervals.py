@@ -11,10 +11,10 @@ over the six dimensions d (project weights w_d, int_grade__project_weights) and 
 mean leaving out the tasks where that dimension is NULL. The bootstrap resamples the **tasks** (the items of a GRADE
 pack: one task = one question, its score already averaged over the task's runs) with replacement and recomputes the
 composite on each resample in the same way, so a task's dimensions stay together. The interval is the
-(1 - level)/2 and (1 + level)/2 quantiles of the resampled composites (numpy's linear interpolation): Efron &
-Tibshirani 1993, ch. 13, as ``evalhouse.stats.bootstrap.bootstrap_mean_ci`` does for rubric leaderboards. When no dimension
-is NULL the composite is the mean of the task composites, and the resample composite is the mean of the resampled
-task composites.
+(1 - level)/2 and (1 + level)/2 quantiles of the resampled composites (numpy's linear interpolation): Efron & Tibshirani
+1993, ch. 13, as ``evalhouse.stats.bootstrap.bootstrap_mean_ci`` does for rubric leaderboards. When no dimension is NULL
+the composite is the mean of the task composites, and the resample composite is the mean of the resampled task
+composites.
 """
 from __future__ import annotations
 
@@ -106,8 +106,8 @@ def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, floa
     ``weights``: {dimension: project weight}. Every model uses the same seed. Models with fewer than ``min_tasks``
     tasks keep their interval but are flagged (is_below_min_tasks) and not ranked, as rubric leaderboard runs with
     fewer than min_replies_for_interval replies. Tie groups, rank bands and rank ranges come from
-    evalhouse.app.leaderboard.add_rank_bands (evalhouse.stats.ranking.rank_bands: closed intervals that overlap, directly or
-    through a chain, form one tie group). Sorted best first (composite, then system_id).
+    evalhouse.app.leaderboard.add_rank_bands (evalhouse.stats.ranking.rank_bands: closed intervals that overlap,
+    directly or through a chain, form one tie group). Sorted best first (composite, then system_id).
     """
     if min_tasks < 2:
         raise ValueError(f"min_tasks must be at least 2, got {min_tasks}")
@@ -133,7 +133,8 @@ def composite_intervals_table(task_scores: pd.DataFrame, weights: dict[str, floa
     out["min_tasks_for_interval"] = min_tasks
     out["is_below_min_tasks"] = out["n_tasks"] < min_tasks
     out["rankable"] = ~out["is_below_min_tasks"]
-    out = add_rank_bands(out, "system_id", "composite", "composite_ci_low", "composite_ci_high", rankable_col="rankable")
+    out = add_rank_bands(out, "system_id", "composite", "composite_ci_low", "composite_ci_high",
+                         rankable_col="rankable")
     below = out["is_below_min_tasks"] & out["composite"].notna()
     out.loc[below, "rank_reason"] = [_rank_reason(n, min_tasks) for n in out.loc[below, "n_tasks"]]
     out = out.drop(columns=["rankable"])

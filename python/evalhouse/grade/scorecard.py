@@ -49,7 +49,8 @@ def _level(row: dict) -> dict:
 def build_results(con, pack_id: str | None = None) -> dict:
     """The results document from an open (read-only) warehouse connection; ``pack_id`` limits it to one pack
     (then overall = that pack's scores)."""
-    weights = {r["dimension"]: _num(r["weight"]) for r in _rows(con, "select dimension, weight from grade_dimension_weights")}
+    weights = {r["dimension"]: _num(r["weight"])
+               for r in _rows(con, "select dimension, weight from grade_dimension_weights")}
     where = "where pack_id = ?" if pack_id else ""
     params = [pack_id] if pack_id else []
     packs = _rows(con, f"select pack_id, any_value(pack_title) as title, any_value(is_synthetic) as synthetic, "
@@ -57,8 +58,8 @@ def build_results(con, pack_id: str | None = None) -> dict:
     if not packs:
         raise ValueError(f"no GRADE pack {pack_id!r} in the warehouse" if pack_id else "no GRADE pack in the warehouse")
     if pack_id:
-        overall = _rows(con, "select * exclude (pack_id) from fct_grade__pack_scores where pack_id = ? order by system_id",
-                        params)
+        overall = _rows(con, "select * exclude (pack_id) from fct_grade__pack_scores where pack_id = ? "
+                             "order by system_id", params)
     else:
         overall = _rows(con, "select * from fct_grade__overall_scores order by system_id")
     pack_rows = _rows(con, f"select * from fct_grade__pack_scores {where} order by system_id, pack_id", params)
@@ -154,15 +155,17 @@ def render_markdown(doc: dict) -> str:
         band = row.get("rank_band") or f"not ranked ({row.get('rank_reason') or 'no interval'})"
         lines.append(f"| {row['rank']} | {row['model']} | {_f(row['composite'])} | {ci} | {band} | "
                      + " | ".join(_f(o["dimensions"][d]) for d in DIMENSIONS) + " |")
-    lines += ["", "## By track (composite)", "", "| Model | Pack | " + " | ".join(f"Track {t}" for t in range(1, 6)) + " |",
+    tracks = range(1, 6)
+    lines += ["", "## By track (composite)", "", "| Model | Pack | " + " | ".join(f"Track {t}" for t in tracks) + " |",
               "|---|---|" + "---:|" * 5]
     for m in doc["models"]:
         for p in m["packs"]:
             by_track = {t["track"]: t for t in m["tracks"] if t["pack_id"] == p["pack_id"]}
             lines.append(f"| {m['model']} | {p['pack_id']} | "
-                         + " | ".join(_f(by_track[t]["composite"]) if t in by_track else "" for t in range(1, 6)) + " |")
+                         + " | ".join(_f(by_track[t]["composite"]) if t in by_track else "" for t in tracks) + " |")
     lines += ["", "## Tasks (composite / grounding / consistency)", "",
-              "| Model | Task | Track | Composite | Grounding | Consistency | Missing |", "|---|---|---:|---:|---:|---:|---|"]
+              "| Model | Task | Track | Composite | Grounding | Consistency | Missing |",
+              "|---|---|---:|---:|---:|---:|---|"]
     for m in doc["models"]:
         for t in m["tasks"]:
             lines.append(f"| {m['model']} | {t['pack_id']}/{t['task_id']} | {t['track']} | {_f(t['composite'])} | "

@@ -302,7 +302,8 @@ def _rows_for(call: Call, cfg: JudgeConfig, price: Price | None, body: dict | No
         "suite": call.suite, "rater_id": cfg.rater_id, "rater_kind": "judge", "rated_at": rated_at,
         "judge_model": cfg.judge_model, "prompt_hash": call.prompt_hash, "temperature": _text(cfg.temperature),
         "seed": _text(cfg.seed), "input_tokens": _text(input_tokens), "output_tokens": _text(output_tokens),
-        "latency_ms": _text(latency_ms), "cost": format(cost, "f") if cost is not None else "", "cost_currency": "USD" if cost is not None else "",
+        "latency_ms": _text(latency_ms), "cost": format(cost, "f") if cost is not None else "",
+        "cost_currency": "USD" if cost is not None else "",
     }
     if call.kind == "rubric":
         scores = None

@@ -6,9 +6,9 @@ never part of a packet view; ``reveal`` returns them, and the page calls it only
 for every criterion of every letter (the packet is then submitted). The page shows saved scores, the save form and
 the reveal only to a rater who gave their token (evalhouse.ratings.blind_access).
 
-Saving goes through ``evalhouse.ratings.store.import_ratings`` (validation, duplicate check against the store, then a new
-file written as temp file + hard link, under the store lock): a reply already saved by the same rater is refused as a
-duplicate, so a second tab or a reload cannot save it twice, and nothing saved is ever edited or lost.
+Saving goes through ``evalhouse.ratings.store.import_ratings`` (validation, duplicate check against the store, then a
+new file written as temp file + hard link, under the store lock): a reply already saved by the same rater is refused as
+a duplicate, so a second tab or a reload cannot save it twice, and nothing saved is ever edited or lost.
 """
 from __future__ import annotations
 

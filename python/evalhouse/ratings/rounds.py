@@ -532,8 +532,8 @@ def packet_status(round_id: str, root: Path | None = None, keys_dir: Path | None
 def save_round_reply(round_id: str, packet_id: str, letter: str, rater_id: str, session_id: str,
                      scores: dict[str, int | None], reason: str, root: Path | None = None,
                      keys_dir: Path | None = None, store_dir: Path | None = None, db: Path | None = None) -> Path:
-    """Save one reply of a round packet through evalhouse.ratings.blind_app.save_reply (validation, duplicate check, a new
-    store file), only when ``rater_id`` is the packet's rater and ``session_id`` holds its lock. Raises
+    """Save one reply of a round packet through evalhouse.ratings.blind_app.save_reply (validation, duplicate check, a
+    new store file), only when ``rater_id`` is the packet's rater and ``session_id`` holds its lock. Raises
     RoundAccessError / PacketLocked (nothing saved) or blind_app.SaveRefused."""
     from evalhouse.ratings.blind_app import load_packet, save_reply
 

@@ -10,7 +10,8 @@ are never overwritten. dbt reads every file (stg_ratings_store__ratings).
 Accepted input (CSV with a header, or JSON Lines with one object per line; a UTF-8 BOM and CRLF line ends are
 accepted), one row per criterion score, in one of three shapes:
 - blind: ``packet_id, letter, criterion, score`` (+ ``rater_id``, ``reason``): letters of a blind export;
-- direct: ``response_id, criterion, score`` (+ ``rater_id``, ``rater_kind``, ``reason``, ``rubric_id``, ``rubric_version``);
+- direct: ``response_id, criterion, score`` (+ ``rater_id``, ``rater_kind``, ``reason``, ``rubric_id``,
+  ``rubric_version``);
 - by name: ``suite, item_id, system_id, criterion, score`` (+ the same optional columns; repetition 1 unless given).
 Every problem is reported as ``file:row:column: message`` (row = line number in the file, the header is row 1)
 and nothing is written unless every row is valid; past 50 problems the message counts the rest per kind.
@@ -271,7 +272,8 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
         raise ImportRejected([f"{name}:1:-: no ratings in the file"])
     suites = sorted({r["suite"] for r in out})
     if len(suites) > 1:
-        raise ImportRejected([f"{name}:1:-: ratings of several suites ({', '.join(suites)}); import one suite per file"])
+        raise ImportRejected([f"{name}:1:-: ratings of several suites ({', '.join(suites)}); "
+                              "import one suite per file"])
     return out
 
 

@@ -1,4 +1,5 @@
-"""Agreement, reliability and correlation statistics: short pure functions, each with its formula, edge cases and source.
+"""Agreement, reliability and correlation statistics: short pure functions, each with its formula, edge cases and
+source.
 
 Conventions: an undefined statistic is returned as ``StatResult(value=None, reason=...)`` -- never 0, never an
 exception for data-dependent cases. Bad arguments (different lengths, unknown weighting) raise ``ValueError``.
@@ -300,7 +301,8 @@ def kendall_tau_b(x: Sequence, y: Sequence) -> StatResult:
 def spearman_rho(x: Sequence, y: Sequence) -> StatResult:
     """Spearman's rank correlation: Pearson's r of the average ranks (ties share their mean rank).
 
-    Ranks by scipy.stats.rankdata, r by _pearson (equal to scipy.stats.spearmanr). Missing pairs dropped; undefined -> None (fewer than two pairs, a constant side).
+    Ranks by scipy.stats.rankdata, r by _pearson (equal to scipy.stats.spearmanr). Missing pairs dropped;
+    undefined -> None (fewer than two pairs, a constant side).
     """
     return _correlation(x, y, "spearman")
 

@@ -44,7 +44,8 @@ def label_of(p: float) -> str:
 
 
 def mean_with_interval(values: Sequence[float]) -> StatResult:
-    """Mean of values in [0, 1] (``value``), standard error (``se``) sd/sqrt(n) (sd with n - 1), interval mean +- 1.96 se clipped to [0, 1].
+    """Mean of values in [0, 1] (``value``), standard error sd/sqrt(n) (``se``, sd with n - 1), interval (``low``,
+    ``high``) mean +- 1.96 se clipped to [0, 1].
 
     Missing values (None/NaN) are dropped. n = 0 -> all None ("no values"); n = 1 -> value only, se and interval None
     ("one value: no standard error"). All values equal -> se 0 and the degenerate interval [v, v].

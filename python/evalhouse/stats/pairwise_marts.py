@@ -87,7 +87,8 @@ def win_rates(comparisons: pd.DataFrame, systems: pd.DataFrame) -> pd.DataFrame:
             "length_controlled_win_rate": lc.value, "lc_inputs": lc.inputs, "lc_coef_length": lc.coef_length,
             "lc_coef_difficulty": lc.coef_difficulty, "lc_coef_bias": lc.coef_bias,
             "length_controlled_win_rate_reason": lc.reason,
-            "avg_length": _none(float(g["len_system"].mean())), "opponent_avg_length": _none(float(g["len_opponent"].mean())),
+            "avg_length": _none(float(g["len_system"].mean())),
+            "opponent_avg_length": _none(float(g["len_opponent"].mean())),
         })
     return _text_reasons(pd.DataFrame(rows, columns=WIN_RATE_COLUMNS))
 

@@ -20,7 +20,7 @@ Rank bands (``rank_bands``)
     low > high raises ValueError naming the run. Ties in the estimate are ordered by id so output is deterministic.
 
 Pair agreement (``pair_agreement``)
-    The seed lesson's ranking practice: the rater puts four replies in order, best first, and "the status line
+    Larkfield's ranking practice: the rater puts four replies in order, best first, and "the status line
     counts the pairs that you put in the same order as the rubric". Of the C(n, 2) pairs, those the rubric ties
     (equal totals) have no rubric order and are not counted; each other pair counts when the rater placed the
     higher-scored reply first.

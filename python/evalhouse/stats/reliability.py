@@ -350,7 +350,8 @@ def judge_diagnostics_table(scores: pd.DataFrame) -> pd.DataFrame:
                 row.update(judge_length_spearman=None, human_length_spearman=None,
                            length_reason="no response texts in this suite")
             else:
-                lj = agreement.spearman_rho(with_text[judge].to_numpy(float), with_text["response_chars"].to_numpy(float))
+                lj = agreement.spearman_rho(with_text[judge].to_numpy(float),
+                                            with_text["response_chars"].to_numpy(float))
                 lh = agreement.spearman_rho(with_text["human_mean"].to_numpy(float),
                                         with_text["response_chars"].to_numpy(float))
                 row.update(judge_length_spearman=_val(lj), human_length_spearman=_val(lh),

@@ -109,7 +109,8 @@ def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
         spec = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        problems.append(Problem(name, (mark.line + 1) if mark else 0, "", f"not valid YAML ({getattr(exc, 'problem', exc)})"))
+        problems.append(Problem(name, (mark.line + 1) if mark else 0, "",
+                                f"not valid YAML ({getattr(exc, 'problem', exc)})"))
         return {}, {}
     if not isinstance(spec, dict):
         problems.append(Problem(name, 1, "", "suite.yml must be a mapping (title, rubrics, ...)"))
@@ -546,7 +547,8 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
             g.loc[g["rubric_id"] == "", "rubric_id"] = next(iter(rubrics))
         for rid, versions in rubrics.items():
             if len(versions) == 1:
-                g.loc[(g["rubric_id"] == rid) & (g["rubric_version"] == ""), "rubric_version"] = str(next(iter(versions)))
+                unversioned = (g["rubric_id"] == rid) & (g["rubric_version"] == "")
+                g.loc[unversioned, "rubric_version"] = str(next(iter(versions)))
     if "comparisons" in t:
         c = t["comparisons"]
         c.loc[c["rater_kind"] == "", "rater_kind"] = "human"

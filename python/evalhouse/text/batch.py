@@ -92,7 +92,8 @@ def _hard_parts(lang: str) -> list[str]:
     roman = "|".join(sorted(set(ListItemReplacer.ROMAN_NUMERALS), key=len, reverse=True))
     return [
         r"[^\x{20}\x{21}\x{24}-\x{26}\x{2c}-\x{2e}\x{30}-\x{3b}\x{3f}\x{41}-\x{5a}\x{61}-\x{7a}\x{a0}-\x{ff}"
-        r"\pL\p{M}\pN\x{27}\x{2019}\x{2013}\x{2014}\x{20ac}\x{25}\x{e000}]",  # only letters, digits, space, , ; : - ' % $ € & . ! ?
+        # only letters, digits, space, , ; : - ' % $ € & . ! ?
+        r"\pL\p{M}\pN\x{27}\x{2019}\x{2013}\x{2014}\x{20ac}\x{25}\x{e000}]",
         r"\x{a0}|\x{ab}|\x{bb}|\x{ad}",  # no-break space, guillemets, soft hyphen (in the Latin-1 range above)
         r"(^|\s)['\x{2019}]",  # a quote opening a quotation
         r"^ *[.!?]",  # a text opening with a stop

@@ -52,7 +52,7 @@ def _phrase_pattern(phrase_normalized: str) -> re.Pattern:
 
 
 def contains_plain(text: str, phrase: str) -> bool:
-    """The plain word search of the lesson: ``phrase.lower()`` is a substring of ``text.lower()``."""
+    """The plain word search (Larkfield's published check): ``phrase.lower()`` is a substring of ``text.lower()``."""
     return phrase.lower() in text.lower()
 
 
@@ -85,7 +85,7 @@ _WINDOW_WORDS = 8
 class ForbiddenCheck:
     """Result of a forbidden-phrase check on one text."""
 
-    found_plain: bool  # the lesson's word search: the phrase occurs (case-insensitive substring)
+    found_plain: bool  # the plain word search: the phrase occurs (case-insensitive substring)
     occurrences: int  # whole-word occurrences after normalisation
     negated_occurrences: int  # of those, how many are negated in their clause
     violation: bool  # negation-aware verdict: some occurrence is not negated

@@ -42,7 +42,8 @@ _PROFILE_SCHEMA = pa.schema([
 
 def text_profiles(texts: pa.Array) -> pa.Table:
     """Per distinct non-NULL text: detected_language (CLD2, 'und' when unsure or under 8 letters), sentence_count
-    (``evalhouse.text.checks.sentence_count`` with that language) and the normalised text (``evalhouse.text.checks.normalize``).
+    (``evalhouse.text.checks.sentence_count`` with that language) and the normalised text
+    (``evalhouse.text.checks.normalize``).
     """
     texts = pc.cast(texts, pa.large_string())
     languages, _ = tb.language_array(texts)
@@ -116,7 +117,7 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
     """int_phrase_checks: one row per response with text x required/forbidden phrase of its item
     (PHRASE_CHECK_COLUMNS), as a DuckDB relation.
 
-    found_plain: ``lower(phrase)`` is a substring of ``lower(text)`` (the lesson's word search; DuckDB's lower).
+    found_plain: ``lower(phrase)`` is a substring of ``lower(text)`` (the plain word search; DuckDB's lower).
     found_normalized: the normalised phrase occurs as whole words in the normalised text (int_text_checks).
     Forbidden phrases: a found phrase in a text without any negation cue or encouragement idiom has no negated
     occurrence (violation = found); the others go through ``evalhouse.text.checks.check_forbidden`` once per distinct
@@ -155,7 +156,8 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
         ),
         pairs as (
             select t.suite, t.response_id, t.item_id, g.gold_kind, g.gold_value as phrase, t.response_text,
-                   t.text_normalized, t.text_marked, p.phrase_normalized, p.alnum_edges, p.phrase_marked, p.phrase_pattern
+                   t.text_normalized, t.text_marked, p.phrase_normalized, p.alnum_edges, p.phrase_marked,
+                   p.phrase_pattern
             from texts as t
             inner join ({gold_sql}) as g
                 on g.suite = t.suite and g.item_id = t.item_id
