@@ -1,6 +1,6 @@
 # make build : venv + pinned deps + dbt build on the bundled data (offline)
-# make test  : the same set-up, then the lint, dbt build (models + dbt tests), pytest and the raw-data expectations
-# make lint  : sqlfluff on the models, macros and data tests (.sqlfluff: DuckDB dialect, jinja templater)
+# make test  : the same set-up, then the lint (ruff + sqlfluff), dbt build (models + dbt tests), pytest and the raw-data expectations
+# make lint  : ruff on the Python (lint-python) and sqlfluff on the models, macros and data tests (.sqlfluff: DuckDB dialect, jinja templater)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
@@ -9,7 +9,7 @@ export DBT_PROFILES_DIR := $(CURDIR)
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 export EVALHOUSE_PROJECT_DIR := $(CURDIR)
 
-.PHONY: setup build test lint dbt-build pytest expectations bench clean app e2e-deps
+.PHONY: setup build test lint lint-python dbt-build pytest expectations bench clean app e2e-deps
 
 $(BIN)/.installed: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,8 +32,12 @@ expectations: setup
 pytest: setup
 	$(BIN)/pytest -q
 
-# The SQL as DuckDB runs it (jinja with dbt's builtins, the project's macros and vars; lint/sqlfluff_dbt).
-lint: setup
+# ruff over the Python package, tests, dbt Python models, app and bench (rules in pyproject.toml [tool.ruff]).
+lint-python: setup
+	$(BIN)/ruff check .
+
+# ruff, then the SQL as DuckDB runs it (jinja with dbt's builtins, the project's macros and vars; lint/sqlfluff_dbt).
+lint: setup lint-python
 	$(BIN)/sqlfluff lint models macros tests
 
 test: lint dbt-build expectations e2e-deps pytest

@@ -1,6 +1,6 @@
 """Shared helpers of the app's pages: the warehouse guard, cached reads keyed on the published file, filters.
 
-Every read goes through evalhouse.appdata (short read-only connections on the published copy). Caches are keyed on
+Every read goes through evalhouse.app.data (short read-only connections on the published copy). Caches are keyed on
 ``appdata.signature()`` (inode, mtime, size of the published file), so a new `make build` shows on the next rerun.
 """
 from __future__ import annotations
@@ -10,7 +10,8 @@ import datetime as _dt
 import pandas as pd
 import streamlit as st
 
-from evalhouse import appdata, paths
+from evalhouse import paths
+from evalhouse.app import data as appdata
 
 
 def guard() -> tuple:
@@ -41,8 +42,8 @@ DEFAULT_SUITE = "larkfield"
 def pick_slice(sig: tuple, key: str, with_kind: bool = True, rater_required: bool = False) -> dict:
     """Suite, rubric version, rater kind and rater selectors (in the sidebar); returns the chosen values.
 
-    The default rubric version is the one with the most rated runs (ties: the latest), so the lesson's full table
-    shows first; a rubric version that re-scored only some replies is one pick away. The default rater is the one
+    The default rubric version is the one with the most rated runs (ties: the latest), so Larkfield's full published
+    table shows first; a rubric version that re-scored only some replies is one pick away. The default rater is the one
     with the most rated replies in the slice; "all" (every rater side by side) is the last choice.
     """
     f = leaderboard_filters(sig)
@@ -50,7 +51,7 @@ def pick_slice(sig: tuple, key: str, with_kind: bool = True, rater_required: boo
         st.info("No ratings in the warehouse yet: import ratings (`evalhouse import-ratings`) and run `make build`.")
         st.stop()
     sb = st.sidebar
-    # The lesson's suite first (it is the one the leaderboard's columns come from), then the others by name.
+    # Larkfield first (it is the suite the leaderboard's columns come from), then the others by name.
     suites = sorted(f["suite"].unique(), key=lambda s: (s != DEFAULT_SUITE, s))
     suite = sb.selectbox("Suite", suites, key=f"{key}_suite")
     fs = f[f["suite"] == suite]

@@ -4,7 +4,7 @@ Builds bench/out/bench_app.duckdb with the marts the leaderboard reads, at scale
 125,000 tickets by default) with 4 criterion scores each (4M rows in fct_criterion_scores), dim_responses with text,
 and the run-level marts aggregated from them with the same definitions as the dbt models (fct_model_run_scores,
 fct_model_run_criterion_scores). fct_model_run_score_intervals is computed by the real Python function the dbt model
-calls (evalhouse.leaderboard.run_score_intervals: 2,000 bootstrap resamples per run), and its time is reported too.
+calls (evalhouse.app.leaderboard.run_score_intervals: 2,000 bootstrap resamples per run), and its time is reported too.
 Table shapes are copied from the published warehouse (run `make build` first), so the page reads real schemas.
 
 Then it measures, on that file:
@@ -34,7 +34,7 @@ OUT = ROOT / "bench" / "out"
 sys.path.insert(0, str(ROOT / "python"))
 
 from evalhouse import paths  # noqa: E402
-from evalhouse.leaderboard import run_score_intervals  # noqa: E402
+from evalhouse.app.leaderboard import run_score_intervals  # noqa: E402
 
 CRITERIA = ["correctness", "completeness", "format_compliance", "appropriate_abstention"]
 
@@ -110,7 +110,8 @@ def build(db: Path, n_replies: int, n_runs: int) -> dict:
         insert into fct_model_run_scores by name
         select suite, rubric_id, rubric_version, rater_id, rater_kind, system_id,
                cast(count(*) as integer) as n_replies_rated, cast(count(*) as integer) as n_replies_scored,
-               0 as n_incomplete, 0 as n_invalid_score, cast(sum(case when ready then 1 else 0 end) as integer) as n_ready,
+               0 as n_incomplete, 0 as n_invalid_score,
+               cast(sum(case when ready then 1 else 0 end) as integer) as n_ready,
                cast(sum(total) as integer) as sum_total, max(max_total) as max_total,
                cast(round(sum(total) * 10.0 / sum(max_total), 2) as decimal(18, 2)) as score_0_10,
                0 as n_stale_scores
@@ -161,8 +162,8 @@ print(json.dumps({"apptest_first_run_s": round(first, 3), "apptest_cached_rerun_
 
 def data_path(db: Path) -> dict:
     """The leaderboard's own work, without Streamlit: its queries on a cold connection and the table assembly."""
-    from evalhouse import appdata
-    from evalhouse.leaderboard import leaderboard_table
+    from evalhouse.app import data as appdata
+    from evalhouse.app.leaderboard import leaderboard_table
 
     t = time.perf_counter()
     appdata.leaderboard_filters(db=db)

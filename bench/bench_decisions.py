@@ -73,8 +73,8 @@ def run_dbt(root: Path, db: Path) -> tuple[float, float]:
     env = {**os.environ, "EVALHOUSE_DB": str(db), "DBT_PROFILES_DIR": str(REPO), "EVALHOUSE_PROJECT_DIR": str(REPO),
            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
     dbt = REPO / ".venv" / "bin" / "dbt"
-    vars_ = ("{decisions_dir: '%s', decisions_uci_parquet: '%s'}"
-             % (root, REPO / "data/decisions/pack/cases/R01/pos.parquet"))
+    pos = REPO / "data/decisions/pack/cases/R01/pos.parquet"
+    vars_ = f"{{decisions_dir: '{root}', decisions_uci_parquet: '{pos}'}}"
     t0 = time.perf_counter()
     proc = subprocess.run([str(dbt), "run", "--no-use-colors", "--select", "+fct_decisions__pnl_recomputed",
                            "--vars", vars_, "--target-path",
@@ -114,7 +114,8 @@ def main() -> None:
                      cast(replace(replace(unit_price, '¥', ''), ',', '') as decimal(18, 3)) as p
               from read_csv('{root}/pack/cases/B001/pos.csv', header = true, all_varchar = true))
     """).fetchone()
-    print(f"cases: {args.cases}, rows per period per case: {args.rows:,}, total POS rows: {2 * args.cases * args.rows:,}")
+    print(f"cases: {args.cases}, rows per period per case: {args.rows:,}, "
+          f"total POS rows: {2 * args.cases * args.rows:,}")
     print(f"CSV written: {size / 1e9:.2f} GB in {gen_s:.1f} s")
     print(f"dbt run (+fct_decisions__pnl_recomputed): {dbt_s:.1f} s wall, peak RSS of dbt {peak:.0f} MiB")
     print(f"throughput: {2 * args.cases * args.rows / dbt_s / 1e6:.2f} M rows/s; fields recomputed ok: {n}")

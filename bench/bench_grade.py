@@ -119,8 +119,10 @@ def main() -> None:
     for node in ["base_grade__pack_responses", "int_response_labels", "int_gold", "int_responses",
                  "fct_grade__fact_checks", "fct_grade__consistency"]:
         print(f"  {node:32s} {timing.get(node, float('nan')):7.2f} s")
+    grounding = ["base_grade__pack_responses", "int_response_labels", "int_gold", "int_responses",
+                 "fct_grade__fact_checks"]
     print(f"grounding path (responses table + labels + gold + fact checks): "
-          f"{sum(timing.get(n, 0) for n in ['base_grade__pack_responses', 'int_response_labels', 'int_gold', 'int_responses', 'fct_grade__fact_checks']):.1f} s")
+          f"{sum(timing.get(n, 0) for n in grounding):.1f} s")
     print(f"fact checks: {n_checks:,} rows; consistency: {n_cons:,} model x task rows")
 
 

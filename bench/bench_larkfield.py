@@ -65,11 +65,13 @@ def generate(out: Path, n_replies: int, seed: int = 42) -> None:
                     row += 1
                     ratings.append((row, rid, rater, c, str(rng.choice([0, 1, 2, 2, 2])), "", 1))
     out.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(items, columns=["item_id", "language", "category", "input_text", "reference_text"]).to_parquet(out / "items.parquet")
+    pd.DataFrame(items, columns=["item_id", "language", "category", "input_text", "reference_text"]).to_parquet(
+        out / "items.parquet")
     pd.DataFrame(gold, columns=["item_id", "gold_kind", "gold_key", "gold_value"]).to_parquet(out / "gold.parquet")
     pd.DataFrame(responses, columns=["response_id", "item_id", "system_id", "repetition", "response_text",
                                      "raw_output"]).to_parquet(out / "responses.parquet")
-    pd.DataFrame(labels, columns=["response_id", "label_name", "label_value"]).to_parquet(out / "response_labels.parquet")
+    pd.DataFrame(labels, columns=["response_id", "label_name", "label_value"]).to_parquet(
+        out / "response_labels.parquet")
     pd.DataFrame(ratings, columns=["source_row", "response_id", "rater_id", "criterion", "score_text", "reason",
                                    "rubric_version"]).to_parquet(out / "ratings.parquet")
 
@@ -102,7 +104,7 @@ def main() -> None:
                               "--exclude", "test_type:unit"], cwd=proj, env=env,
                              capture_output=True, text=True)
         elapsed = time.perf_counter() - t
-        tail = [l for l in res.stdout.splitlines() if "Done." in l or "ERROR" in l or "FAIL" in l]
+        tail = [ln for ln in res.stdout.splitlines() if "Done." in ln or "ERROR" in ln or "FAIL" in ln]
         print(f"dbt build ({label}): {elapsed:.1f} s, exit {res.returncode}; {tail[-1] if tail else ''}")
         if res.returncode != 0:
             print(res.stdout[-4000:])

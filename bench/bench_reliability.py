@@ -3,7 +3,7 @@
 Builds, in a scratch DuckDB database, a table shaped exactly like ``int_reliability_scores`` (200,000 responses over
 20 systems, 3 human rater positions and 1 LLM judge, 6 criteria on a 1-5 scale, reply lengths), then times what the
 Python dbt models of models/marts/reliability/ do: read the table into pandas (``dbt.ref(...).df()``) and run each
-evalhouse.reliability function. Not a timed test; run ``python bench/bench_reliability.py [--units N]``.
+evalhouse.stats.reliability function. Not a timed test; run ``python bench/bench_reliability.py [--units N]``.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from evalhouse import reliability
+from evalhouse.stats import reliability
 
 
 def synthetic(units: int, raters: int, criteria: int, systems: int, seed: int = 7) -> pd.DataFrame:

@@ -1,12 +1,13 @@
-"""Sentence counting: candidates against pysbd (evalhouse.text.sentence_count, the reference) on the same texts.
+"""Sentence counting: candidates against pysbd (evalhouse.text.checks.sentence_count, the reference) on the same texts.
 
 Usage: .venv/bin/python bench/compare_segmenters.py [--db warehouse/build/evalhouse.duckdb]
        [--generated N --gen-script ../shared/perf/gen_data.py] [--syntok-max 10000] [--cache FILE] [--show 15]
 
-Texts: every distinct reply text of a build that the first filter reads (int_first_filter_responses), the FR/EN edge cases below, and N replies of the
-performance generator (the "answer" of the reply's JSON, or the whole text when it does not parse: the reply text
-a suite would stage). The language picking pysbd's rules is CLD2's, as in the first filter.
-Candidates: the product's counter (evalhouse.text_batch.sentence_count_array: a rule, pysbd where the rule does
+Texts: every distinct reply text of a build that the first filter reads (int_first_filter_responses), the FR/EN edge
+cases below, and N replies of the performance generator (the "answer" of the reply's JSON, or the whole text when it
+does not parse: the reply text a suite would stage). The language picking pysbd's rules is CLD2's, as in the first
+filter.
+Candidates: the product's counter (evalhouse.text.batch.sentence_count_array: a rule, pysbd where the rule does
 not apply), the rule alone (on the texts it decides), blingfire 0.1.8 and syntok 1.4.4, each after the same
 glued-stop separation ("confirmée.Merci"). Prints agreement, microseconds per reply and the disagreements.
 blingfire and syntok are candidates, not dependencies: `.venv/bin/pip install blingfire==0.1.8 syntok==1.4.4`
@@ -30,8 +31,8 @@ import pyarrow as pa
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT / "python"))
 
-from evalhouse import text as tx  # noqa: E402
-from evalhouse import text_batch as tb  # noqa: E402
+from evalhouse.text import batch as tb  # noqa: E402
+from evalhouse.text import checks as tx  # noqa: E402
 
 EDGE = [
     ("Votre commande est confirmée.Merci de votre confiance.", "fr"),

@@ -1,7 +1,7 @@
 {#-
   JSON validity flags of a raw model output (the first filter). Each returns a BOOLEAN expression, false for a
   text that does not qualify; the caller sets the flags NULL when the raw output is not recorded.
-  They reproduce evalhouse.text.json_flags (Python's json.loads with NaN/Infinity rejected), tested against it.
+  They reproduce evalhouse.text.checks.json_flags (Python's json.loads with NaN/Infinity rejected), tested against it.
 -#}
 
 {#- json_strict(x): the whole text (surrounding whitespace allowed) is one RFC 8259 JSON value. -#}

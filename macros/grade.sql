@@ -1,5 +1,5 @@
 {#- GRADE: engine-specific SQL behind adapter.dispatch (DuckDB implementations; a Spark target adds spark__ ones).
-    The number pattern is evalhouse.grade_text.NUMBER_PATTERN (kept identical; python/tests/test_grade_text.py
+    The number pattern is evalhouse.grade.text.NUMBER_PATTERN (kept identical; python/tests/test_grade_text.py
     checks that the two agree). -#}
 
 {% macro grade_number_pattern() -%}

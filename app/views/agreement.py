@@ -6,11 +6,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import altair as alt  # noqa: E402
+import app_common as ac  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata  # noqa: E402
+from evalhouse.app import data as appdata  # noqa: E402
 
 st.title("Agreement")
 sig = ac.guard()
@@ -49,7 +49,8 @@ else:
     p = pairs.iloc[labels.index(choice)]
     part = two[(two["rater_a"] == p["rater_a"]) & (two["rater_b"] == p["rater_b"]) & (two["suite"] == p["suite"])
                & (two["rubric_version"] == p["rubric_version"])].sort_values("measure_order")
-    part = part.assign(agree=part["n_agree"].astype(int).astype(str) + " of " + part["n_shared"].astype(int).astype(str))
+    part = part.assign(agree=part["n_agree"].astype(int).astype(str) + " of "
+                       + part["n_shared"].astype(int).astype(str))
     ac.show_table(part[["measure", "agree", "exact_agreement", "cohen_kappa", "kappa_linear", "kappa_quadratic",
                         "kappa_reason"]].rename(columns={"cohen_kappa": "Cohen's kappa",
                                                               "kappa_linear": "linear-weighted kappa",
@@ -76,7 +77,8 @@ else:
     c1, c2 = st.columns([1, 2])
     c1.markdown("**Replies by verdict**")
     c1.dataframe(conf.pivot_table(index="human_verdict", columns="word_search_verdict", values="replies",
-                                  aggfunc="sum", fill_value=0).astype(int).rename_axis(index="person", columns="word search"), key="ag_conf")
+                                  aggfunc="sum", fill_value=0).astype(int)
+                 .rename_axis(index="person", columns="word search"), key="ag_conf")
     with c2:
         st.markdown("**Where the word search and a person disagree**")
         ac.show_table(ws[ws["word_search_outcome"] != "agree"][["item_id", "system_id", "rater_id", "human_verdict",

@@ -1,7 +1,7 @@
 """Blind scoring: one ticket, its replies under letters only, the rubric anchors beside the scores. Each reply's scores
 are saved as a new file in the append-only ratings store; the model names appear only once every reply is saved.
 
-A rater's saved scores, the save form and the reveal open only with that rater's token (evalhouse.blind_access):
+A rater's saved scores, the save form and the reveal open only with that rater's token (evalhouse.ratings.blind_access):
 a name typed in the page or the URL is not enough."""
 import sys
 from pathlib import Path
@@ -10,12 +10,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import datetime as dt  # noqa: E402
 
+import app_common as ac  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata, blind_access, blind_app, paths, rounds  # noqa: E402
-from evalhouse.blind import ExportError  # noqa: E402
+from evalhouse import paths  # noqa: E402
+from evalhouse.app import data as appdata  # noqa: E402
+from evalhouse.ratings import blind_access, blind_app, rounds  # noqa: E402
+from evalhouse.ratings.blind import ExportError  # noqa: E402
 
 st.title("Blind scoring")
 sig = ac.guard()
@@ -34,7 +36,7 @@ with st.expander("Make new blind packets from the warehouse"):
         "select distinct item_id from dim_responses where suite = ? and response_text is not null order by 1",
         [e_suite])["item_id"].tolist(), key="bs_new_items")
     e_seed = st.number_input("Seed of the letter order", min_value=0, value=42, step=1, key="bs_new_seed")
-    e_id = st.text_input("Export id", value=f"{e_suite}-{dt.datetime.now(dt.timezone.utc):%Y%m%dT%H%M%SZ}",
+    e_id = st.text_input("Export id", value=f"{e_suite}-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%SZ}",
                          key="bs_new_id")
     if st.button("Create packets", key="bs_new_go"):
         try:
@@ -110,7 +112,7 @@ for letter in packet.letters:
         left.text(text if text else "(no text)")
         if letter in saved:
             s = saved[letter]
-            right.success(f"Saved: " + ", ".join(f"{c['criterion']} {s['scores'].get(c['criterion'], '-')}"
+            right.success("Saved: " + ", ".join(f"{c['criterion']} {s['scores'].get(c['criterion'], '-')}"
                                                  for c in packet.criteria))
             right.caption(f"Reason: {s['reason']}")
             continue

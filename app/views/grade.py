@@ -5,11 +5,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import app_common as ac  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata  # noqa: E402
+from evalhouse.app import data as appdata  # noqa: E402
 
 st.title("GRADE")
 sig = ac.guard()
@@ -28,9 +28,10 @@ if not data or data["board"].empty:
 
 board = data["board"].copy()
 st.header("Composite leaderboard")
-table = board[["system_id", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie_group", "rank_range",
-               "n_tasks", "rank_reason", "composite_ci_reason"]].rename(columns={
-    "system_id": "model", "composite_ci_low": "95% CI low", "composite_ci_high": "95% CI high", "rank_band": "rank band",
+table = board[["system_id", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie_group",
+               "rank_range", "n_tasks", "rank_reason", "composite_ci_reason"]].rename(columns={
+    "system_id": "model", "composite_ci_low": "95% CI low", "composite_ci_high": "95% CI high",
+    "rank_band": "rank band",
     "tie_group": "tie group", "rank_range": "rank range", "n_tasks": "tasks", "rank_reason": "not ranked because",
     "composite_ci_reason": "no interval because"})
 fmt = st.column_config.NumberColumn(format="%.3f")
@@ -47,7 +48,8 @@ st.caption(f"Composite (0-1) = project-weighted sum of the six dimension scores,
 plot = board[board["composite_ci_low"].notna()].copy()
 if not plot.empty:
     plot["tie group"] = ["not ranked" if pd.isna(g) else str(int(g)) for g in plot["tie_group"]]
-    plot = plot[["system_id", "n_tasks", "composite", "composite_ci_low", "composite_ci_high", "rank_band", "tie group"]]
+    plot = plot[["system_id", "n_tasks", "composite", "composite_ci_low", "composite_ci_high", "rank_band",
+                 "tie group"]]
     y = {"field": "system_id", "type": "nominal", "title": None, "axis": {"labelLimit": 320},
          "sort": {"field": "composite", "order": "descending"}}
     st.vega_lite_chart({

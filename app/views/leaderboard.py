@@ -4,13 +4,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import app_common as ac  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata  # noqa: E402
-from evalhouse.leaderboard import (add_rank_bands, ci_flag, group_labels, interval_chart_data,  # noqa: E402
-                                   is_worst_column, leaderboard_table)
+from evalhouse.app import data as appdata  # noqa: E402
+from evalhouse.app.leaderboard import (  # noqa: E402
+    add_rank_bands,
+    ci_flag,
+    group_labels,
+    interval_chart_data,
+    is_worst_column,
+    leaderboard_table,
+)
 
 st.title("Leaderboard")
 sig = ac.guard()

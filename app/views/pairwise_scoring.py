@@ -7,11 +7,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import app_common as ac  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata, pairwise_app  # noqa: E402
+from evalhouse.app import data as appdata  # noqa: E402
 from evalhouse.judge.comparisons import default_comparisons_dir  # noqa: E402
+from evalhouse.ratings import pairwise_app  # noqa: E402
 
 st.title("Pairwise scoring")
 ac.guard()

@@ -1,16 +1,15 @@
-"""Ranking practice (the seed lesson's explorer): put four replies in order, best first, then reveal the models and
+"""Ranking practice (Larkfield's explorer): put four replies in order, best first, then reveal the models and
 the rubric scores; the status line counts the pairs in the same order as the rubric."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pandas as pd  # noqa: E402
+import app_common as ac  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata  # noqa: E402
-from evalhouse.ranking import pair_agreement  # noqa: E402
+from evalhouse.app import data as appdata  # noqa: E402
+from evalhouse.stats.ranking import pair_agreement  # noqa: E402
 
 st.title("Ranking practice")
 sig = ac.guard()
@@ -60,7 +59,8 @@ for i, letter in enumerate(order):
         if st.session_state[rkey]:
             head += f" · {row['system_id']} · total {row['total']} · {'ready' if row['ready'] else 'not ready'}"
         c2.markdown(f"**{head}**")
-        c2.text(row["reply_text"] if isinstance(row["reply_text"], str) else "(the lesson does not print this reply)")
+        c2.text(row["reply_text"] if isinstance(row["reply_text"], str)
+                else "(Larkfield's source does not print this reply)")
 
 buttons = st.container(horizontal=True)  # each button as wide as its label
 if buttons.button("Reveal models and scores", key=f"rp_reveal_{ticket}", type="primary"):

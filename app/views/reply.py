@@ -5,11 +5,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import app_common as ac  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata  # noqa: E402
+from evalhouse.app import data as appdata  # noqa: E402
 
 st.title("Reply drill-down")
 sig = ac.guard()

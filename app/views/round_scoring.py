@@ -1,18 +1,18 @@
 """Round scoring: a rater of a rating round sees only the packets assigned to them. Opening a packet locks it to
 this browser session for the round's lock time (another tab or browser waits until it is released or expires);
 each reply's scores are saved as a new file in the append-only ratings store; the model names appear only once
-every reply of the packet is saved, and only to its rater (who needs their token, evalhouse.blind_access)."""
+every reply of the packet is saved, and only to its rater (who needs their token, evalhouse.ratings.blind_access)."""
 import sys
 import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import app_common as ac  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import blind_access, blind_app, rounds  # noqa: E402
+from evalhouse.ratings import blind_access, blind_app, rounds  # noqa: E402
 
 st.title("Round scoring")
 sig = ac.guard()

@@ -8,12 +8,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import datetime as dt  # noqa: E402
 
+import app_common as ac  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-import app_common as ac  # noqa: E402
-from evalhouse import appdata, rounds  # noqa: E402
-from evalhouse.warehouse import connect_readonly  # noqa: E402
+from evalhouse.app import data as appdata  # noqa: E402
+from evalhouse.ratings import rounds  # noqa: E402
+from evalhouse.warehouse.published import connect_readonly  # noqa: E402
 
 st.title("Rating rounds")
 sig = ac.guard()
@@ -26,7 +27,7 @@ with st.expander("Create a round", expanded=not rounds.list_rounds()):
                             "order by 1, 2 desc", [c_suite])
     c_rubric = st.selectbox("Rubric and version", [f"{r} v{v}" for r, v in versions.itertuples(index=False)],
                             key="rr_rubric")
-    c_id = st.text_input("Round id", value=f"{c_suite}-round-{dt.datetime.now(dt.timezone.utc):%Y%m%d}",
+    c_id = st.text_input("Round id", value=f"{c_suite}-round-{dt.datetime.now(dt.UTC):%Y%m%d}",
                          key="rr_id")
     c_raters = st.text_input("Raters (comma-separated)", key="rr_raters", placeholder="ana, ben, chloe")
     left, right = st.columns(2)

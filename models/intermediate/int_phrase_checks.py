@@ -5,7 +5,7 @@ def model(dbt, session):
     forbidden phrases found in a text that holds a negation cue go through the Python negation check.
     """
     dbt.config(materialized="table")
-    from evalhouse.first_filter import phrase_checks
+    from evalhouse.text.first_filter import phrase_checks
 
     return phrase_checks(session, dbt.ref("int_first_filter_responses").sql_query(),
                          dbt.ref("int_gold").sql_query(), dbt.ref("int_text_checks").sql_query())

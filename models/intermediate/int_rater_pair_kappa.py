@@ -1,7 +1,7 @@
 def model(dbt, session):
-    """Cohen's kappa per rater pair x measure over the rubric's full scale (evalhouse.agreement.pair_kappas)."""
+    """Cohen's kappa per rater pair x measure over the rubric's full scale (evalhouse.stats.rater_pairs.pair_kappas)."""
     dbt.config(materialized="table")
-    from evalhouse.agreement import pair_kappas
+    from evalhouse.stats.rater_pairs import pair_kappas
 
     pairs = dbt.ref("int_rater_pair_scores").df()
     criteria = dbt.ref("int_rubric_criteria").df()

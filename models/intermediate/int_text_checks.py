@@ -1,5 +1,5 @@
 def model(dbt, session):
-    """Per response: detected language, sentence count, length and normalised text (evalhouse.first_filter).
+    """Per response: detected language, sentence count, length and normalised text (evalhouse.text.first_filter).
 
     Incremental: a response's checks depend only on its reply text, so a rebuild checks only the responses that
     are new or whose content hash (md5 of the checks version and the text) changed; each distinct text is checked
@@ -7,7 +7,7 @@ def model(dbt, session):
     """
     dbt.config(materialized="incremental", unique_key="response_id", incremental_strategy="delete+insert",
                on_schema_change="fail")
-    from evalhouse.first_filter import text_checks
+    from evalhouse.text.first_filter import text_checks
 
     responses = dbt.ref("int_first_filter_responses")
     return text_checks(session, responses.sql_query(), str(dbt.this) if dbt.is_incremental else None)

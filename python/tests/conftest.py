@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evalhouse import paths
-from evalhouse.warehouse import connect_readonly
+from evalhouse.warehouse.published import connect_readonly
 
 PROJECT = Path(__file__).resolve().parents[2]
 # What a copy of the project holds: code, dbt project, bundled data and suites (no venv, git, build output).

@@ -16,11 +16,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalhouse import pairwise as pw
-from evalhouse import pairwise_marts as pm
 from evalhouse import paths
-from evalhouse.importers.alpaca_eval import (ImportError_, _shown_first_from_logprobs, import_alpaca_eval,
-                                            shown_first_by_rule)
+from evalhouse.importers.alpaca_eval import (
+    ImportError_,
+    _shown_first_from_logprobs,
+    import_alpaca_eval,
+    shown_first_by_rule,
+)
+from evalhouse.stats import pairwise as pw
+from evalhouse.stats import pairwise_marts as pm
 
 
 def _data_dir() -> Path:

@@ -86,7 +86,7 @@ def store_files(project: Path) -> list[Path]:
 
 # ---------------------------------------------------------------------------------------------------------------------
 def test_blind_scoring_page_saves_once_and_reveals_after_submit(in_project):
-    from evalhouse import blind_app
+    from evalhouse.ratings import blind_app
 
     project = in_project
     before = store_files(project)
@@ -207,23 +207,18 @@ def server(project):
     log.close()
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (make e2e-deps)")
-def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_project):
-    from playwright.sync_api import expect, sync_playwright
+def _second_reader_scores(letters: dict[str, str]) -> tuple[dict[tuple[str, str], int], str]:
+    """The scores the second reader gives per (letter, criterion): the course team's, except completeness 1 (not 0)
+    on Mistral's reply; and Mistral's letter."""
+    from evalhouse.warehouse.published import connect_readonly
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    expect.set_options(timeout=20_000)  # a loaded 2-core machine can take a while to draw
-    letters = keys(project, "e2e")
     by_run = {}
-    from evalhouse.warehouse import connect_readonly
-
     with connect_readonly() as con:
         for letter, rid in letters.items():
             by_run[letter] = con.execute("select system_id from dim_responses where response_id = ?", [rid]).fetchone()[0]
         course = {(r, c): s for r, c, s in con.execute(
             "select response_id, criterion, score from fct_criterion_scores "
             "where rater_id = 'course_team' and rubric_version = 1 and item_id = 'S07'").fetchall()}
-    # The second reader gives the course team's scores except completeness 1 (not 0) on Mistral's reply.
     wanted = {}
     for letter, rid in letters.items():
         for c in ("correctness", "completeness", "format_compliance", "appropriate_abstention"):
@@ -231,6 +226,18 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
     mistral = next(k for k, v in by_run.items() if v == "Mistral 7B (local)")
     assert wanted[(mistral, "completeness")] == 0
     wanted[(mistral, "completeness")] = 1
+    return wanted, mistral
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (make e2e-deps)")
+def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_project):
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    expect.set_options(timeout=20_000)  # a loaded 2-core machine can take a while to draw
+    letters = keys(project, "e2e")
+    wanted, mistral = _second_reader_scores(letters)
+    from evalhouse.warehouse.published import connect_readonly
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -323,7 +330,7 @@ def test_browser_leaderboard_blind_score_reload_and_marts(project, server, in_pr
             got = {(r, c): s for r, c, s in con.execute(
                 "select response_id, criterion, score from fct_ratings where rater_id = 'e2e_rater' and is_blind"
             ).fetchall()}
-            assert got == {(letters[l], c): s for (l, c), s in wanted.items()}
+            assert got == {(letters[letter], c): s for (letter, c), s in wanted.items()}
             two = {m: (a, n, k) for m, a, n, k in con.execute(
                 "select measure, n_agree, n_shared, cohen_kappa from fct_two_reader_agreement "
                 "where rater_a = 'course_team' and rater_b = 'e2e_rater' and rubric_version = 1").fetchall()}
@@ -362,8 +369,8 @@ def test_agreement_page_with_two_readers(in_project):
 def test_build_and_publish_while_the_app_reads(in_project):
     """`dbt build` runs while the app renders the leaderboard in a loop and a reader thread queries it; then three
     publishes swap the file under the readers. Neither side may fail, and every read sees a complete warehouse."""
-    from evalhouse import appdata
-    from evalhouse.leaderboard import leaderboard_table
+    from evalhouse.app import data as appdata
+    from evalhouse.app.leaderboard import leaderboard_table
 
     stop = threading.Event()
     reads, errors = [], []

@@ -46,7 +46,7 @@ def test_leaderboard_lesson_columns_and_rank_bands():
     assert mistral["ready of N"] == "1 of 4" and mistral["score 0-10"] == pytest.approx(6.88) and mistral["n"] == 4
     assert mistral["correctness 0"] == 1 and mistral["completeness 0"] == 1 and mistral["format_compliance 0"] == 0
     assert mistral["95% CI low"] == pytest.approx(6.25) and mistral["95% CI high"] == pytest.approx(7.5)
-    # The lesson's runs have 1-4 complete replies each, fewer than min_replies_for_interval (5): two identical
+    # Larkfield's runs have 1-4 complete replies each, fewer than min_replies_for_interval (5): two identical
     # replies give the degenerate interval [10, 10], flagged, and no run is ranked.
     for run in ("Claude Haiku 5.5", "Claude Opus 5.5", "Gemini 3.5 Flash"):
         row = board.loc[run]
@@ -148,7 +148,7 @@ def test_points_lost_heat_map_and_cell_replies():
     at.radio(key="pl_metric").set_value("mean points lost").run()
     # Mistral correctness: 0, 1, 2, 2 of 2: mean 1.25, points lost (2-0 + 2-1) / 4 = 0.75
     assert "mean score 1.25, mean points lost 0.75" in cell_caption(no_errors(at))
-    assert not any("Lower is better for" in c.value for c in at.caption)  # the lesson has no lower-is-better one
+    assert not any("Lower is better for" in c.value for c in at.caption)  # Larkfield has no lower-is-better one
 
 
 def cell_caption(at: AppTest) -> str:
@@ -229,7 +229,6 @@ def test_points_lost_sottana_has_one_row_per_run_and_rubric():
 
 def test_heat_map_scale_blanks_and_legend():
     import altair as alt  # noqa: F401 -- app_common builds altair charts
-
     import app_common as ac
 
     # y is lower-is-better (scores 0-2 counting errors): 2 is its worst level
@@ -375,7 +374,7 @@ def test_ranking_practice_counts_pairs():
     assert scores["reply"].tolist() == ["B", "A", "C", "D"]
     assert scores["system_id"].tolist()[0] == "Claude Opus 5.5" and scores["total"].tolist() == [8, 5, 2, 8]
     at.selectbox(key="rp_ticket").set_value("U03").run()
-    assert any("the lesson does not print this reply" in t.value for t in no_errors(at).text)
+    assert any("Larkfield's source does not print this reply" in t.value for t in no_errors(at).text)
 
 
 def test_marts_page_lists_every_mart():

@@ -1,4 +1,5 @@
-"""evalhouse.ranking (rank bands, pair agreement), stats.bootstrap_mean_ci and evalhouse.leaderboard: hand-checked."""
+"""evalhouse.stats.ranking (rank bands, pair agreement), evalhouse.stats.bootstrap.bootstrap_mean_ci and
+evalhouse.app.leaderboard: hand-checked."""
 import math
 
 import numpy as np
@@ -6,11 +7,20 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from evalhouse.leaderboard import (add_rank_bands, ci_flag, criterion_label, find_id_column, find_interval_columns,
-                                   group_labels, interval_chart_data, is_worst_column, leaderboard_table,
-                                   run_score_intervals)
-from evalhouse.ranking import pair_agreement, rank_bands
-from evalhouse.stats import bootstrap_mean_ci
+from evalhouse.app.leaderboard import (
+    add_rank_bands,
+    ci_flag,
+    criterion_label,
+    find_id_column,
+    find_interval_columns,
+    group_labels,
+    interval_chart_data,
+    is_worst_column,
+    leaderboard_table,
+    run_score_intervals,
+)
+from evalhouse.stats.bootstrap import bootstrap_mean_ci
+from evalhouse.stats.ranking import pair_agreement, rank_bands
 
 
 def _by_id(ranked):
@@ -65,7 +75,7 @@ def test_rank_bands_equal_estimates_ordered_by_id():
 
 
 def test_pair_agreement_lesson_s07():
-    # S07 totals (seed 000): A 5, B 8, C 2, D 8. The lesson's starting order A, B, C, D:
+    # S07 totals (seed 000): A 5, B 8, C 2, D 8. Larkfield's starting order A, B, C, D:
     # AB no, AC yes, AD no, BC yes, BD tie (not counted), CD no -> 2 of 5, 1 tie.
     scores = {"A": 5, "B": 8, "C": 2, "D": 8}
     res = pair_agreement(["A", "B", "C", "D"], scores)
@@ -83,12 +93,12 @@ def test_pair_agreement_lesson_s07():
 def test_bootstrap_mean_ci_edge_cases_and_reference():
     assert bootstrap_mean_ci([]).reason == "no values"
     one = bootstrap_mean_ci([7.0, None])
-    assert one.estimate == 7.0 and one.low is None and one.n == 1 and "fewer than 2" in one.reason
+    assert one.value == 7.0 and one.low is None and one.n == 1 and "fewer than 2" in one.reason
     same = bootstrap_mean_ci([10.0, 10.0, 10.0])
     assert (same.low, same.high) == (10.0, 10.0)
     x = np.random.default_rng(1).normal(5, 2, size=400)
     res = bootstrap_mean_ci(x, n_boot=4000, seed=3)
-    assert res.estimate == pytest.approx(x.mean())
+    assert res.value == pytest.approx(x.mean())
     assert res == bootstrap_mean_ci(x, n_boot=4000, seed=3)  # reproducible
     ref = sps.bootstrap((x,), np.mean, n_resamples=4000, method="percentile", confidence_level=0.95,
                         rng=np.random.default_rng(3)).confidence_interval
@@ -120,7 +130,7 @@ def test_find_interval_columns():
 def _replies():
     rows = []
     for run, totals in {"r1": [8, 8, 6, 8], "r2": [2, 4, 2, 2], "r3": [8]}.items():
-        for i, t in enumerate(totals):
+        for t in totals:
             rows.append(dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human",
                              system_id=run, score_status="complete", total=t, max_total=8))
     rows.append(dict(suite="s", rubric_id="rb", rubric_version=1, rater_id="p", rater_kind="human", system_id="r2",
@@ -229,7 +239,7 @@ def test_lower_is_better_criteria_count_their_worst_level():
 def test_score_0_10_half_up_and_interval_bounds_rounded_outward():
     from decimal import Decimal
 
-    from evalhouse.leaderboard import score_0_10, score_grid_bounds
+    from evalhouse.app.leaderboard import score_0_10, score_grid_bounds
 
     assert score_0_10(30, 32) == Decimal("9.38") and score_0_10(10, 32) == Decimal("3.13")  # 9.375, 3.125 half-up
     assert score_0_10(13, 24) == Decimal("5.42")  # 5.41666...

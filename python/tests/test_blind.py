@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from evalhouse import blind
+from evalhouse.ratings import blind
 
 
 def test_export_is_blind_and_deterministic(warehouse, tmp_path):
@@ -28,7 +28,7 @@ def test_export_is_blind_and_deterministic(warehouse, tmp_path):
     s07 = {k["letter"]: k["response_id"] for k in keys if k["item_id"] == "S07"}
     texts = dict(warehouse.execute(
         "select response_id, response_text from dim_responses where item_id = 'S07'").fetchall())
-    assert {r["letter"]: r["text"] for r in packet["replies"]} == {l: texts[rid] for l, rid in s07.items()}
+    assert {r["letter"]: r["text"] for r in packet["replies"]} == {letter: texts[rid] for letter, rid in s07.items()}
 
 
 def test_other_seed_other_order_and_existing_key_refused(warehouse, tmp_path):

@@ -14,7 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
-from evalhouse import blind, blind_access, blind_app, paths
+from evalhouse import paths
+from evalhouse.ratings import blind, blind_access, blind_app
 
 PAGE = Path(__file__).resolve().parents[2] / "app" / "views" / "blind_scoring.py"
 pytestmark = pytest.mark.skipif(not paths.published_db().is_file(), reason="run `make build` first")

@@ -14,8 +14,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from evalhouse.buildlock import BuildRunning, build_lock
-from evalhouse.warehouse import publish
+from evalhouse.warehouse.buildlock import BuildRunning, build_lock
+from evalhouse.warehouse.published import publish
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -149,7 +149,7 @@ def test_the_wheel_declares_its_dependencies_and_ships_the_schema(tmp_path):
     for pin in ("duckdb==1.5.5", "typer==0.29.2", "jsonschema==4.26.0", "pandas==3.1.1", "numpy==2.4.6",
                 "scipy==1.17.1", "PyYAML==6.0.4"):
         assert pin in requires, (pin, sorted(requires))
-    assert "evalhouse/grade_scorecard.py" in names
+    assert "evalhouse/grade/scorecard.py" in names
 
 
 def test_package_pins_match_requirements():

@@ -17,7 +17,7 @@ from evalhouse.decisions.cards import (
 )
 from evalhouse.decisions.money import parse_amount, round_cents
 from evalhouse.decisions.regression import RegressionRules, evaluate
-from evalhouse.stats import paired_bootstrap_ci
+from evalhouse.stats.bootstrap import paired_bootstrap_ci
 
 
 # ------------------------------------------------------------------------------------------------------------ money
@@ -151,23 +151,23 @@ def test_paired_bootstrap_matches_scipy_percentile():
                                 rng=np.random.default_rng(42))
     assert res.n == 15 and res.reason is None
     assert res.value == pytest.approx(float(np.mean(a - b)))
-    assert res.ci_low == pytest.approx(ref.confidence_interval.low, abs=1e-12)
-    assert res.ci_high == pytest.approx(ref.confidence_interval.high, abs=1e-12)
+    assert res.low == pytest.approx(ref.confidence_interval.low, abs=1e-12)
+    assert res.high == pytest.approx(ref.confidence_interval.high, abs=1e-12)
 
 
 def test_paired_bootstrap_hand_checked_and_deterministic():
     # d = [1, 1]: every resample mean is 1 -> [1, 1]; d = [0, 1] with 1 resample: seed fixes the draw
     assert paired_bootstrap_ci([2, 3], [1, 2], 100, 0) == paired_bootstrap_ci([2, 3], [1, 2], 100, 0)
     res = paired_bootstrap_ci([2, 3], [1, 2], 100, 0)
-    assert (res.value, res.ci_low, res.ci_high, res.n) == (1.0, 1.0, 1.0, 2)
+    assert (res.value, res.low, res.high, res.n) == (1.0, 1.0, 1.0, 2)
     r1 = paired_bootstrap_ci([1, 0, 1, 1], [0, 0, 1, 0], 500, 7)
     r2 = paired_bootstrap_ci([1, 0, 1, 1], [0, 0, 1, 0], 500, 7)
-    assert r1 == r2 and r1.value == 0.5 and 0 <= r1.ci_low <= 0.5 <= r1.ci_high <= 1
+    assert r1 == r2 and r1.value == 0.5 and 0 <= r1.low <= 0.5 <= r1.high <= 1
 
 
 def test_paired_bootstrap_undefined_below_two_pairs():
     res = paired_bootstrap_ci([1, None, float("nan")], [0, 1, 1], 100, 0)
-    assert res.value is None and res.ci_low is None and res.n == 1 and "at least 2" in res.reason
+    assert res.value is None and res.low is None and res.n == 1 and "at least 2" in res.reason
     assert paired_bootstrap_ci([], [], 100, 0).reason == "0 complete pair(s); at least 2 are needed"
 
 

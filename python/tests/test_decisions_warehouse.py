@@ -10,8 +10,8 @@ import pytest
 
 from evalhouse.decisions import casepack, uci
 from evalhouse.decisions.reference import case_reference
-from evalhouse.stats import paired_bootstrap_ci
-from evalhouse.warehouse import WarehouseMissing, connect_readonly
+from evalhouse.stats.bootstrap import paired_bootstrap_ci
+from evalhouse.warehouse.published import WarehouseMissing, connect_readonly
 
 REPO = Path(__file__).resolve().parents[2]
 PACK = REPO / "data" / "decisions" / "pack"
@@ -189,7 +189,7 @@ def test_complete_experiment_metrics_and_bootstrap(con):
         got = rows(con, "select n_pairs, mean_difference, ci_low, ci_high from fct_decisions__paired_bootstrap "
                         "where experiment_id = 'exp02_complete' and contrast = ? and metric = 'accepted_decision_agreement'",
                    f"{left} - D")[0]
-        assert got == (10, expected.value, expected.ci_low, expected.ci_high)
+        assert got == (10, expected.value, expected.low, expected.high)
     assert rows(con, "select mean_difference, ci_low, ci_high from fct_decisions__paired_bootstrap where experiment_id "
                      "= 'exp02_complete' and contrast = 'C - D' and metric = 'accepted_decision_agreement'") == [
         (pytest.approx(-0.1), pytest.approx(-0.3), pytest.approx(0.0))]
@@ -259,7 +259,7 @@ def test_no_significance_or_superiority_wording():
     pattern = re.compile(r"\b(significantly|statistically significant|superior(ity)?|outperform\w*|winner|"
                          r"better than|beats)\b", re.IGNORECASE)
     files = [*(REPO / "models").rglob("*decisions*"), *(REPO / "python/evalhouse/decisions").glob("*.py"),
-             REPO / "python/evalhouse/cli_decisions.py", *(REPO / "data/decisions").rglob("*.md"),
+             REPO / "python/evalhouse/cli/decisions.py", *(REPO / "data/decisions").rglob("*.md"),
              *(REPO / "data/decisions").rglob("*.json")]
     files = [f for f in files if f.is_file()]
     assert len(files) > 30

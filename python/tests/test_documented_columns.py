@@ -1,7 +1,6 @@
 """Every column the models' YAML documents exists in the built warehouse, and every mart column is documented."""
 from pathlib import Path
 
-import pytest
 import yaml  # PyYAML ships with dbt-core
 
 MODELS = Path(__file__).resolve().parents[2] / "models"

@@ -6,9 +6,9 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from evalhouse import text as tx
-from evalhouse import text_batch as tb
-from evalhouse.first_filter import PHRASE_CHECK_COLUMNS, TEXT_CHECK_COLUMNS, phrase_checks, text_checks
+from evalhouse.text import batch as tb
+from evalhouse.text import checks as tx
+from evalhouse.text.first_filter import PHRASE_CHECK_COLUMNS, TEXT_CHECK_COLUMNS, phrase_checks, text_checks
 
 TEXTS = [
     "Votre commande est confirmée.Merci de votre confiance.",
@@ -84,7 +84,7 @@ def test_phrase_checks_equal_the_one_text_functions():
     out = rel.fetchall()
     assert len(out) == 2 * len(PHRASES) * len(TEXTS)  # the text-less reply has no rows; "" has rows
     text_of = {rid: t for _, rid, _, t in rows}
-    for suite, rid, item, kind, phrase, plain, norm, negated, violation in out:
+    for _suite, rid, _item, kind, phrase, plain, norm, negated, violation in out:
         t = text_of[rid]
         assert plain == tx.contains_plain(t, phrase), (t, phrase)
         if kind == "required_phrase":

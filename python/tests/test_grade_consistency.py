@@ -1,9 +1,15 @@
-"""GRADE consistency (C4): issue 4 must-shows and hand-computed values."""
+"""GRADE consistency (C4): the methodology's examples and hand-computed values."""
 
 import pytest
 
-from evalhouse.grade_consistency import (coefficient_of_variation, consistency, finding_stability,
-                                         metric_variance, ranking_stability, token_jaccard)
+from evalhouse.grade.consistency import (
+    coefficient_of_variation,
+    consistency,
+    finding_stability,
+    metric_variance,
+    ranking_stability,
+    token_jaccard,
+)
 
 
 def test_token_jaccard_issue_example_is_4_over_9():
@@ -78,7 +84,7 @@ def test_consistency_reweights_defined_sub_metrics():
 def test_vectorised_metric_variance_equals_the_scalar_function():
     import random
 
-    from evalhouse.grade_consistency import metric_variance_by_group
+    from evalhouse.grade.consistency import metric_variance_by_group
 
     rng = random.Random(7)
     groups, keys, values, per_group = [], [], [], {}

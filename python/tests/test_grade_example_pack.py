@@ -3,7 +3,7 @@ import csv
 import json
 from pathlib import Path
 
-from evalhouse.grade_example_pack import compute_ground_truth, render_pack
+from evalhouse.grade.example_pack import compute_ground_truth, render_pack
 
 PACK = Path(__file__).resolve().parents[2] / "data" / "grade" / "packs" / "edu_example"
 
@@ -50,6 +50,6 @@ def test_gold_facts_copy_the_ground_truth_and_tasks_cover_all_tracks():
     pack = _read_csv(PACK / "pack.csv")[0]
     assert pack["synthetic"] == "true" and "SYNTHETIC" in pack["title"]
     assert "SYNTHETIC" in (PACK / "README.md").read_text(encoding="utf-8")
-    responses = [json.loads(l) for l in (PACK / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
+    responses = [json.loads(line) for line in (PACK / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(responses) == 3 * 10 * 5
     assert {r["run"] for r in responses} == {1, 2, 3, 4, 5}

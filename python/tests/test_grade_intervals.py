@@ -1,4 +1,4 @@
-"""The GRADE composite leaderboard's bootstrap and tie groups (evalhouse.grade_intervals), on hand-checked examples,
+"""The GRADE composite leaderboard's bootstrap and tie groups (evalhouse.grade.intervals), on hand-checked examples,
 and the built mart against fct_grade__overall_scores."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from evalhouse import paths
-from evalhouse.grade_intervals import DIMENSIONS, composite_bootstrap_ci, composite_intervals_table
+from evalhouse.grade.intervals import DIMENSIONS, composite_bootstrap_ci, composite_intervals_table
 
 WEIGHTS = {"grounding_accuracy": 0.35, "insight_quality": 0.20, "evidence_linkage": 0.15,
            "calibration_limitation_handling": 0.15, "consistency": 0.10, "structure_usability": 0.05}
@@ -26,7 +26,7 @@ def test_composite_and_interval_by_hand_with_a_null_dimension():
     # sorted 0.5, 0.5, 0.583333, 0.666667; 2.5% quantile at position 0.075 -> 0.5; 97.5% at 2.925 ->
     # 0.583333 + 0.925 x (0.666667 - 0.583333) = 0.660417
     res = composite_bootstrap_ci(tasks, [0.5, 0.5], n_boot=4, seed=0)
-    assert res.estimate == pytest.approx(0.5)
+    assert res.value == pytest.approx(0.5)
     assert res.low == pytest.approx(0.5) and res.high == pytest.approx(7 / 12 + 0.925 / 12)
     assert res.n == 3 and res.n_boot_used == 4 and res.reason is None
 
@@ -35,7 +35,7 @@ def test_two_tasks_give_the_interval_between_them():
     # Two tasks a = 0.2, b = 0.8: a resample's composite is a (prob. 1/4), (a + b) / 2 (1/2) or b (1/4); with 2,000
     # resamples far more than 2.5% of them are all-a or all-b, so the 95% interval is exactly [a, b].
     res = composite_bootstrap_ci([[0.2] * 6, [0.8] * 6], list(WEIGHTS.values()), seed=0)
-    assert res.estimate == pytest.approx(0.5)
+    assert res.value == pytest.approx(0.5)
     assert res.low == pytest.approx(0.2) and res.high == pytest.approx(0.8)
     again = composite_bootstrap_ci([[0.2] * 6, [0.8] * 6], list(WEIGHTS.values()), seed=0)
     assert (again.low, again.high) == (res.low, res.high)  # fixed seed: reproducible
@@ -45,11 +45,11 @@ def test_edge_cases():
     w = [0.5, 0.5]
     assert composite_bootstrap_ci([], w).reason == "no tasks"
     one = composite_bootstrap_ci([[0.4, 0.6]], w)
-    assert one.estimate == pytest.approx(0.5) and one.low is None and one.reason == "fewer than 2 tasks: no interval"
+    assert one.value == pytest.approx(0.5) and one.low is None and one.reason == "fewer than 2 tasks: no interval"
     same = composite_bootstrap_ci([[0.4, 0.6]] * 3, w)
     assert same.low == pytest.approx(0.5) and same.high == pytest.approx(0.5)  # all equal: [v, v]
     none = composite_bootstrap_ci([[0.4, None], [0.1, math.nan]], w)
-    assert none.estimate is None and none.reason == "no score on any task for dimension(s) [1]"
+    assert none.value is None and none.reason == "no score on any task for dimension(s) [1]"
     # resamples that draw only task 0 have no second dimension: left out of the quantiles and counted
     part = composite_bootstrap_ci([[1.0, None], [0.0, 1.0]], w, n_boot=2000, seed=3)
     drawn = np.random.default_rng(3).integers(0, 2, size=(2000, 2))
@@ -106,7 +106,7 @@ def test_mart_matches_the_overall_leaderboard(warehouse):
         from fct_grade__composite_intervals as i join fct_grade__overall_scores as o using (system_id)
         order by i.composite desc""").fetchall()
     assert [r[0] for r in rows] == ["synthetic-strong", "synthetic-mixed", "synthetic-weak"]
-    for model, n_tasks, composite, overall, low, high, group, band in rows:
+    for _model, n_tasks, composite, overall, low, high, _group, _band in rows:
         assert n_tasks == 10 and composite == overall and low <= composite <= high  # the same DECIMAL(18,12)
     # the bundled example pack's three models are far apart: three tie groups of one
     assert [r[6] for r in rows] == [1, 2, 3] and [r[7] for r in rows] == ["1", "2", "3"]

@@ -6,8 +6,14 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from evalhouse.grade_text import (NUMBER_PATTERN, casefold_sql, metric_number, number_tokens, parse_number_token,
-                                  read_macro_pairs)
+from evalhouse.grade.text import (
+    NUMBER_PATTERN,
+    casefold_sql,
+    metric_number,
+    number_tokens,
+    parse_number_token,
+    read_macro_pairs,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,7 +31,10 @@ def test_casefold_macro_equals_python_casefold_on_every_code_point():
 def test_casefold_examples():
     pairs = read_macro_pairs(ROOT / "macros" / "grade_casefold.sql")
     con = duckdb.connect()
-    fold = lambda s: con.execute(f"select {casefold_sql('$1', pairs)}", [s]).fetchone()[0]
+
+    def fold(s):
+        return con.execute(f"select {casefold_sql('$1', pairs)}", [s]).fetchone()[0]
+
     assert fold("Große Allee") == fold("GROSSE ALLEE") == "grosse allee"
     assert fold("ΣΑΣ") == fold("σας") and fold("ST-0042") != fold("ST-42")
 

@@ -4,9 +4,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from evalhouse.grade_scorecard import DIMENSIONS, ResultsInvalid, build_results, validate_results, write_scorecard
-from evalhouse.leaderboard import outward_bounds
-from evalhouse.warehouse import connect_readonly
+from evalhouse.app.leaderboard import outward_bounds
+from evalhouse.grade.scorecard import DIMENSIONS, ResultsInvalid, build_results, validate_results, write_scorecard
+from evalhouse.warehouse.published import connect_readonly
 
 
 @pytest.fixture(scope="module")
@@ -128,9 +128,9 @@ def test_tatqa_per_run_accuracy_real_values(con):
 
 
 def test_every_grade_mart_column_is_documented(con):
-    import yaml  # PyYAML ships with dbt-core
-
     from pathlib import Path
+
+    import yaml  # PyYAML ships with dbt-core
 
     doc = yaml.safe_load((Path(__file__).resolve().parents[2] / "models" / "marts" / "grade" / "_grade__models.yml")
                          .read_text(encoding="utf-8"))
@@ -144,7 +144,7 @@ def test_every_grade_mart_column_is_documented(con):
 
 
 def test_sql_metric_values_follow_the_python_rule(con):
-    from evalhouse.grade_text import metric_number
+    from evalhouse.grade.text import metric_number
 
     rows = con.execute("""select l.label_value, v.metric_value
                           from stg_grade__response_labels l

@@ -1,4 +1,4 @@
-"""Weights validation runs as a dbt test and fails `dbt build` naming the task (issue 4 must-show):
+"""Weights validation runs as a dbt test and fails `dbt build` naming the task:
 a task whose weights sum to 0.999 is rejected; 1 - 5e-7 passes (|sum - 1| <= 1e-6).
 
 Runs dbt on a temporary pack folder (--vars grade_packs_dir) into a temporary DuckDB file and target folder, so

@@ -17,9 +17,9 @@ import zipfile
 from pathlib import Path
 
 import duckdb
-import zipfile_zstd  # noqa: F401 - zstd for inspect-ai .eval files (an inspect-ai dependency)
 import pyarrow.parquet as pq
 import pytest
+import zipfile_zstd  # noqa: F401 - zstd for inspect-ai .eval files (an inspect-ai dependency)
 
 from evalhouse.importers import LogRejected, import_runs, read_log
 from evalhouse.importers.core import item_id_for

@@ -1,4 +1,4 @@
-"""The Larkfield marts on the bundled data reproduce the lesson's figures (seed 000)."""
+"""The Larkfield marts on the bundled data reproduce Larkfield's published figures (seed 000)."""
 from decimal import Decimal
 
 import pytest
@@ -34,7 +34,7 @@ def test_model_run_table(warehouse):
 
 
 def test_incomplete_replies_are_never_ready(warehouse):
-    # S02 and M03 have only the lesson's correctness/completeness verdicts: incomplete, not ready, no total.
+    # S02 and M03 have only the published correctness/completeness verdicts: incomplete, not ready, no total.
     rows = warehouse.execute("select score_status, total, ready from fct_reply_scores "
                              "where item_id in ('S02', 'M03')").fetchall()
     assert rows == [("incomplete", None, False)] * 2
@@ -68,8 +68,9 @@ def test_first_filter_languages_and_sentences(warehouse):
 
 
 def test_every_mart_column_is_documented():
-    import yaml
     from pathlib import Path
+
+    import yaml
 
     root = Path(__file__).resolve().parents[2] / "models" / "marts"
     for yml in root.rglob("*.yml"):
@@ -84,8 +85,9 @@ def test_every_mart_column_is_documented():
                                   "fct_model_run_scores", "fct_stale_ratings", "fct_first_filter",
                                   "fct_two_reader_agreement", "fct_word_search_vs_human"])
 def test_documented_columns_match_the_built_marts(warehouse, mart):
-    import yaml
     from pathlib import Path
+
+    import yaml
 
     root = Path(__file__).resolve().parents[2] / "models" / "marts"
     documented = None

@@ -1,4 +1,4 @@
-"""evalhouse.pairwise: values computed by hand or by a reference library, and the edge cases."""
+"""evalhouse.stats.pairwise: values computed by hand or by a reference library, and the edge cases."""
 from __future__ import annotations
 
 import math
@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from evalhouse import pairwise as pw
+from evalhouse.stats import pairwise as pw
 
 
 def test_win_rate_by_hand():

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_project
-
 from test_app_e2e import BIN, CHROMIUM, CHROMIUM_ARGS, _env, server, wait_idle  # noqa: F401  (fixture re-used)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,7 +58,7 @@ def project(tmp_path_factory):
 def con(project, monkeypatch):
     for k, v in _env(project).items():
         monkeypatch.setenv(k, v)
-    from evalhouse.warehouse import connect_readonly
+    from evalhouse.warehouse.published import connect_readonly
 
     with connect_readonly() as c:
         yield c
@@ -84,7 +83,7 @@ def test_int_comparisons_flags_bad_rows_and_drops_nothing(con):
 def test_marts_on_the_example_suite(con):
     import pandas as pd
 
-    from evalhouse import pairwise as pw
+    from evalhouse.stats import pairwise as pw
 
     c = con.execute("select * from int_comparisons where suite = ? and comparison_problem is null", [S]).df()
     wr = con.execute("select * from fct_pairwise_win_rates where suite = ?", [S]).df()
@@ -148,7 +147,7 @@ def _store_rows(project: Path, rater: str) -> list[dict]:
 def test_pairwise_page_in_chromium(project, server, monkeypatch):  # noqa: F811
     from playwright.sync_api import expect, sync_playwright
 
-    from evalhouse import pairwise_app
+    from evalhouse.ratings import pairwise_app
 
     expect.set_options(timeout=30_000)
     artifacts = REPO / "test-artifacts"

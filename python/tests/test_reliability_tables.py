@@ -1,4 +1,4 @@
-"""evalhouse.reliability (the Python models' logic) on small hand-made tables with bad input, and on the USR
+"""evalhouse.stats.reliability (the Python models' logic) on small hand-made tables with bad input, and on the USR
 dialogue annotations when they are present beside the project (USR has no licence, so it is not shipped: the test
 skips cleanly without it)."""
 from __future__ import annotations
@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalhouse import paths, reliability, stats
+from evalhouse import paths
+from evalhouse.stats import agreement, reliability
 
 
 def long_table(ratings: dict[str, list], *, criterion="c", scale=(1, 5), systems=None, judge=None, ref=None,
@@ -39,9 +40,9 @@ def test_reliability_table_values_match_stats():
     t = long_table({"a": [1, 2, 3, 4, 5, 2], "b": [1, 2, 3, 5, 5, 1], "c": [2, 2, 3, 4, 4, 2]})
     row = reliability.reliability_table(t).iloc[0]
     m = np.array([[1, 1, 2], [2, 2, 2], [3, 3, 3], [4, 5, 4], [5, 5, 4], [2, 1, 2]], dtype=float)
-    assert row["alpha_interval"] == pytest.approx(stats.krippendorff_alpha(m, "interval").value)
-    assert row["icc_1_1"] == pytest.approx(stats.icc1(m).single.value)
-    assert row["fleiss_kappa"] == pytest.approx(stats.fleiss_kappa(m, [1, 2, 3, 4, 5]).value)
+    assert row["alpha_interval"] == pytest.approx(agreement.krippendorff_alpha(m, "interval").value)
+    assert row["icc_1_1"] == pytest.approx(agreement.icc1(m).single.value)
+    assert row["fleiss_kappa"] == pytest.approx(agreement.fleiss_kappa(m, [1, 2, 3, 4, 5]).value)
     assert row["n_units_pairable"] == 6 and row["n_raters"] == 3 and row["all_raters_agree_share"] == pytest.approx(2 / 6)  # units 2 and 3
 
 
@@ -70,11 +71,11 @@ def test_judge_tables_reference_flag_and_ceiling():
     llm_item = jh[(jh.rater_id == "llm") & (jh.level == "item")].set_index("reference_system_included")
     human_mean = np.array([1.5, 2, 3, 4.5, 4.5, 3])
     assert llm_item.loc[True, "kendall_tau_b"] == pytest.approx(
-        stats.kendall_tau_b(judge["llm"], human_mean).value)
+        agreement.kendall_tau_b(judge["llm"], human_mean).value)
     assert llm_item.loc[False, "n"] == 4
     system = jh[(jh.rater_id == "llm") & (jh.level == "system") & jh.reference_system_included].iloc[0]
     assert system["n"] == 3 and system["pearson_r"] == pytest.approx(
-        stats.pearson_r([2.25, 4.0, 4.0], [1.75, 3.75, 3.75]).value)
+        agreement.pearson_r([2.25, 4.0, 4.0], [1.75, 3.75, 3.75]).value)
     assert set(jh.loc[jh.rater_kind == "human", "comparison"]) == {"human_ceiling"}
     no_ref_system = jh[(jh.level == "system") & ~jh.reference_system_included.astype(bool)]
     assert (no_ref_system["n"] == 2).all()
@@ -84,7 +85,7 @@ def test_judge_tables_reference_flag_and_ceiling():
     # rounded half up: judge 3,2,4,5,5,3 vs human mean 2,2,3,5,5,3 -> 4 of 6 match
     assert diag["same_level_share"] == pytest.approx(4 / 6)
     assert diag["judge_length_spearman"] == pytest.approx(
-        stats.spearman_rho(judge["llm"], [10, 20, 30, 40, 50, 60]).value)
+        agreement.spearman_rho(judge["llm"], [10, 20, 30, 40, 50, 60]).value)
 
     alphas = reliability.coder_set_alpha_table(t)
     assert list(alphas["coder_set"]) == ["humans", "humans + judge"]

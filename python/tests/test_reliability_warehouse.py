@@ -1,10 +1,10 @@
 """The reliability marts in the built warehouse, on real data (HANNA, Sottana). `make test` builds first; these
-tests open the published warehouse read-only (evalhouse.warehouse.connect_readonly)."""
+tests open the published warehouse read-only (evalhouse.warehouse.published.connect_readonly)."""
 from __future__ import annotations
 
 import pytest
 
-from evalhouse.warehouse import WarehouseMissing, connect_readonly
+from evalhouse.warehouse.published import WarehouseMissing, connect_readonly
 
 HANNA_CRITERIA = ["coherence", "complexity", "empathy", "engagement", "relevance", "surprise"]
 HANNA_JUDGES = [f"{llm}/eval_prompt_{p}" for llm in ["Beluga-13B", "ChatGPT", "Llama-13B", "Mistral-7B",

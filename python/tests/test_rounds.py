@@ -1,4 +1,4 @@
-"""Rating rounds (evalhouse.rounds, evalhouse.round_agreement): assignment, locks, bad input, agreement by hand.
+"""Rating rounds (evalhouse.ratings.rounds, evalhouse.ratings.round_agreement): assignment, locks, bad input, agreement by hand.
 
 No project build: a small in-memory DuckDB stands in for the published warehouse's dim_responses and
 dim_rubric_levels, and every store folder is a tmp_path.
@@ -13,12 +13,12 @@ import duckdb
 import pandas as pd
 import pytest
 
-from evalhouse import rounds
-from evalhouse.round_agreement import READING_COLUMNS, round_agreement, round_pair_agreement
-from evalhouse.rounds import PacketLocked, RoundAccessError, RoundError
+from evalhouse.ratings import rounds
+from evalhouse.ratings.round_agreement import READING_COLUMNS, round_agreement, round_pair_agreement
+from evalhouse.ratings.rounds import PacketLocked, RoundAccessError, RoundError
 
 RATERS = ["ana", "ben", "chloe", "dev"]
-T0 = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 TODAY = dt.date(2026, 12, 1)
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from evalhouse import blind_access, paths, rounds
+from evalhouse import paths
+from evalhouse.ratings import blind_access, rounds
 
 VIEWS = Path(__file__).resolve().parents[2] / "app" / "views"
 pytestmark = pytest.mark.skipif(not paths.published_db().is_file(), reason="run `make build` first")

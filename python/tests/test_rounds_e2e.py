@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_project
-
 from test_app_e2e import BIN, CHROMIUM, CHROMIUM_ARGS, _env, server, wait_idle  # noqa: F401  (fixture re-used)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,16 +107,92 @@ def _score_packet(page, wanted: dict[str, dict[str, int]]) -> None:
     expect(page.get_by_role("heading", name="Packet submitted: the models")).to_be_visible()
 
 
+def _create_round(lead, base_url: str, project) -> None:
+    """The lead's page: a round with more readers than raters is refused (nothing written), then the valid round
+    (S07's four replies x 2 readers) is created and shows 0 of 2 packets submitted."""
+    from playwright.sync_api import expect
+
+    lead.set_default_timeout(30_000)
+    lead.goto(f"{base_url}/rounds")
+    expect(lead.get_by_role("heading", name="Rating rounds")).to_be_visible()
+    wait_idle(lead)
+    # More readers than raters: refused with the reason, nothing written.
+    lead.locator(".st-key-rr_id input").fill(ROUND)
+    lead.locator(".st-key-rr_raters input").fill("ana, ben")
+    lead.locator(".st-key-rr_readers input").fill("3")
+    lead.locator(".st-key-rr_readers input").press("Enter")
+    lead.locator(".st-key-rr_where input").fill("r.item_id = 'S07'")
+    lead.locator(".st-key-rr_where input").press("Enter")
+    wait_idle(lead)
+    lead.locator(".st-key-rr_create button").click()
+    expect(lead.get_by_text("3 readers per reply need at least 3 raters; the round lists 2 (ana, ben)")
+           ).to_be_visible()
+    assert not (project / "data" / "rounds" / "definitions" / f"{ROUND}.csv").exists()
+    assert not (project / "data" / "blind" / "keys" / f"{ROUND}.csv").exists()
+    # The valid round: S07's four replies x 2 readers = one packet each for ana and ben.
+    lead.locator(".st-key-rr_readers input").fill("2")
+    lead.locator(".st-key-rr_readers input").press("Enter")
+    wait_idle(lead)
+    lead.locator(".st-key-rr_create button").click()
+    expect(lead.get_by_text(f"Round {ROUND}: 4 replies x 2 readers = 2 packets (ana 1, ben 1)")).to_be_visible()
+    wait_idle(lead)
+    lead.reload()
+    expect(lead.get_by_text("0 of 2")).to_be_visible()  # packets submitted, live from the store
+    wait_idle(lead)
+    lead.screenshot(path=str(ARTIFACTS / "e2e_rounds_01_created.png"), full_page=True)
+
+
+def _assert_round_marts(order: list[str]) -> None:
+    """The round marts of the published warehouse: every reading, the agreement per measure and per reader pair
+    (hand-computed, EXPECTED) and the replies to adjudicate."""
+    from evalhouse.warehouse.published import connect_readonly
+
+    with connect_readonly() as con:
+        readings = {(rater, rid, m): int(v) for rater, rid, m, v in con.execute(
+            "select rater_id, response_id, measure, value from fct_round_readings "
+            "where round_id = ? and measure <> 'ready'", [ROUND]).fetchall()}
+        assert readings == {(rater, rid, c): SCORES[c][i][order.index(rid)]
+                            for i, rater in enumerate(RATERS) for rid in order for c in CRITERIA}
+        assert con.execute("select n_replies, n_replies_complete from dim_rounds where round_id = ?",
+                           [ROUND]).fetchone() == (4, 4)
+        agreement = {m: (n, e, a, reason) for m, n, e, a, reason in con.execute(
+            "select measure, n_replies_pairable, exact_agreement, alpha_nominal, alpha_nominal_reason "
+            "from fct_round_agreement where round_id = ?", [ROUND]).fetchall()}
+        pairs = {m: (a, b, n, k, reason) for m, a, b, n, k, reason in con.execute(
+            "select measure, rater_a, rater_b, n_shared, cohen_kappa, kappa_reason from fct_round_pair_agreement "
+            "where round_id = ?", [ROUND]).fetchall()}
+        disagreements = {(rid, m) for rid, m in con.execute(
+            "select response_id, measure from fct_round_disagreements where round_id = ? and measure <> 'ready'",
+            [ROUND]).fetchall()}
+    assert set(agreement) == set(CRITERIA) | {"ready"} and agreement["ready"][0] == 4
+    for m, (exact, alpha, kappa) in EXPECTED.items():
+        n, got_exact, got_alpha, alpha_reason = agreement[m]
+        assert n == 4 and got_exact == pytest.approx(exact), m
+        a, b, shared, got_kappa, kappa_reason = pairs[m]
+        assert (a, b, shared) == ("ana", "ben", 4), m
+        if alpha is None:
+            assert got_alpha is None and alpha_reason, m
+            assert got_kappa is None and kappa_reason, m
+        else:
+            assert got_alpha == pytest.approx(alpha) and alpha_reason is None, m
+            assert got_kappa == pytest.approx(kappa), m
+    with connect_readonly() as con:
+        weighted = con.execute("select kappa_linear, kappa_quadratic from fct_round_pair_agreement "
+                               "where round_id = ? and measure = 'completeness'", [ROUND]).fetchone()
+    assert weighted == (pytest.approx(5 / 7), pytest.approx(5 / 6))
+    # To adjudicate: completeness on the second reply, format_compliance on the fourth (response_id order).
+    assert disagreements == {(order[1], "completeness"), (order[3], "format_compliance")}
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (make e2e-deps)")
-def test_round_created_scored_and_agreement_after_build(project, server, monkeypatch):
+def test_round_created_scored_and_agreement_after_build(project, server, monkeypatch):  # noqa: F811 (fixture)
     from playwright.sync_api import expect, sync_playwright
 
     for k, v in _env(project).items():
         monkeypatch.setenv(k, v)
     monkeypatch.delenv("EVALHOUSE_PUBLISHED_DB", raising=False)
     monkeypatch.delenv("EVALHOUSE_DB", raising=False)
-    from evalhouse import blind_access
-    from evalhouse.warehouse import connect_readonly
+    from evalhouse.ratings import blind_access
 
     ARTIFACTS.mkdir(exist_ok=True)
     expect.set_options(timeout=30_000)
@@ -128,34 +203,7 @@ def test_round_created_scored_and_agreement_after_build(project, server, monkeyp
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         lead = browser.new_page(viewport={"width": 1400, "height": 1800})
-        lead.set_default_timeout(30_000)
-        lead.goto(f"{server}/rounds")
-        expect(lead.get_by_role("heading", name="Rating rounds")).to_be_visible()
-        wait_idle(lead)
-        # More readers than raters: refused with the reason, nothing written.
-        lead.locator(".st-key-rr_id input").fill(ROUND)
-        lead.locator(".st-key-rr_raters input").fill("ana, ben")
-        lead.locator(".st-key-rr_readers input").fill("3")
-        lead.locator(".st-key-rr_readers input").press("Enter")
-        lead.locator(".st-key-rr_where input").fill("r.item_id = 'S07'")
-        lead.locator(".st-key-rr_where input").press("Enter")
-        wait_idle(lead)
-        lead.locator(".st-key-rr_create button").click()
-        expect(lead.get_by_text("3 readers per reply need at least 3 raters; the round lists 2 (ana, ben)")
-               ).to_be_visible()
-        assert not (project / "data" / "rounds" / "definitions" / f"{ROUND}.csv").exists()
-        assert not (project / "data" / "blind" / "keys" / f"{ROUND}.csv").exists()
-        # The valid round: S07's four replies x 2 readers = one packet each for ana and ben.
-        lead.locator(".st-key-rr_readers input").fill("2")
-        lead.locator(".st-key-rr_readers input").press("Enter")
-        wait_idle(lead)
-        lead.locator(".st-key-rr_create button").click()
-        expect(lead.get_by_text(f"Round {ROUND}: 4 replies x 2 readers = 2 packets (ana 1, ben 1)")).to_be_visible()
-        wait_idle(lead)
-        lead.reload()
-        expect(lead.get_by_text("0 of 2")).to_be_visible()  # packets submitted, live from the store
-        wait_idle(lead)
-        lead.screenshot(path=str(ARTIFACTS / "e2e_rounds_01_created.png"), full_page=True)
+        _create_round(lead, server, project)
 
         letters = _letters(project)
         assert sorted(letters) == list(RATERS) and all(len(v) == 4 for v in letters.values())
@@ -208,38 +256,4 @@ def test_round_created_scored_and_agreement_after_build(project, server, monkeyp
         lead.screenshot(path=str(ARTIFACTS / "e2e_rounds_05_agreement.png"), full_page=True)
         browser.close()
 
-    with connect_readonly() as con:
-        readings = {(rater, rid, m): int(v) for rater, rid, m, v in con.execute(
-            "select rater_id, response_id, measure, value from fct_round_readings "
-            "where round_id = ? and measure <> 'ready'", [ROUND]).fetchall()}
-        assert readings == {(rater, rid, c): SCORES[c][i][order.index(rid)]
-                            for i, rater in enumerate(RATERS) for rid in order for c in CRITERIA}
-        assert con.execute("select n_replies, n_replies_complete from dim_rounds where round_id = ?",
-                           [ROUND]).fetchone() == (4, 4)
-        agreement = {m: (n, e, a, reason) for m, n, e, a, reason in con.execute(
-            "select measure, n_replies_pairable, exact_agreement, alpha_nominal, alpha_nominal_reason "
-            "from fct_round_agreement where round_id = ?", [ROUND]).fetchall()}
-        pairs = {m: (a, b, n, k, reason) for m, a, b, n, k, reason in con.execute(
-            "select measure, rater_a, rater_b, n_shared, cohen_kappa, kappa_reason from fct_round_pair_agreement "
-            "where round_id = ?", [ROUND]).fetchall()}
-        disagreements = {(rid, m) for rid, m in con.execute(
-            "select response_id, measure from fct_round_disagreements where round_id = ? and measure <> 'ready'",
-            [ROUND]).fetchall()}
-    assert set(agreement) == set(CRITERIA) | {"ready"} and agreement["ready"][0] == 4
-    for m, (exact, alpha, kappa) in EXPECTED.items():
-        n, got_exact, got_alpha, alpha_reason = agreement[m]
-        assert n == 4 and got_exact == pytest.approx(exact), m
-        a, b, shared, got_kappa, kappa_reason = pairs[m]
-        assert (a, b, shared) == ("ana", "ben", 4), m
-        if alpha is None:
-            assert got_alpha is None and alpha_reason, m
-            assert got_kappa is None and kappa_reason, m
-        else:
-            assert got_alpha == pytest.approx(alpha) and alpha_reason is None, m
-            assert got_kappa == pytest.approx(kappa), m
-    with connect_readonly() as con:
-        weighted = con.execute("select kappa_linear, kappa_quadratic from fct_round_pair_agreement "
-                               "where round_id = ? and measure = 'completeness'", [ROUND]).fetchone()
-    assert weighted == (pytest.approx(5 / 7), pytest.approx(5 / 6))
-    # To adjudicate: completeness on the second reply, format_compliance on the fourth (response_id order).
-    assert disagreements == {(order[1], "completeness"), (order[3], "format_compliance")}
+    _assert_round_marts(order)

@@ -75,7 +75,7 @@ def test_exactly_the_stale_ratings_are_flagged(v3):
     expected = {(r, c, v) for r, c, v in ratings
                 if (c == "format_compliance" and v == 1) or (c == "completeness" and v < 3)}
     # 15 format scores (the reference table) + 17 completeness scores (the reference table and the two replies
-    # of the lesson's "a person reads it" figure, scored on correctness and completeness only)
+    # of Larkfield's "a person reads it" figure, scored on correctness and completeness only)
     assert len(expected) == 15 + 17 and set(stale) == expected
     assert {chg for (r, c, v), (chg, st) in stale.items() if c == "completeness"} == {3}
     assert {st for (r, c, v), (chg, st) in stale.items() if c == "completeness"} == {"pending"}

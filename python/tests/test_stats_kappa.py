@@ -4,7 +4,7 @@ import math
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from evalhouse.stats import cohen_kappa, exact_agreement
+from evalhouse.stats.agreement import cohen_kappa, exact_agreement
 
 R1 = [0, 1, 2, 2, 1, 0, 2, 1]
 R2 = [0, 1, 2, 1, 1, 0, 2, 2]

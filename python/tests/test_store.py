@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalhouse import blind, store
+from evalhouse.ratings import blind, store
 
 S07_GEMMA = "larkfield-S07-2e3f70ab4524-r1"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from evalhouse import store
 from evalhouse.problems import problem_kind, summarise
+from evalhouse.ratings import store
 
 ROOT = Path(__file__).resolve().parents[2]
 DBT = Path(sys.executable).parent / "dbt"

@@ -1,8 +1,14 @@
 """First-filter text checks: the must-show values of the foundation issue (seed 000)."""
 import pytest
 
-from evalhouse.text import (
-    check_forbidden, contains_normalized, contains_plain, detect_language, json_flags, normalize, sentence_count,
+from evalhouse.text.checks import (
+    check_forbidden,
+    contains_normalized,
+    contains_plain,
+    detect_language,
+    json_flags,
+    normalize,
+    sentence_count,
 )
 
 

@@ -1,14 +1,14 @@
 def model(dbt, session):
     """Per model run: score 0-10 with a 95% percentile-bootstrap interval over replies
-    (evalhouse.leaderboard.run_score_intervals; the statistic is evalhouse.stats.bootstrap_mean_ci). Runs with fewer
-    complete replies than var min_replies_for_interval are flagged (is_below_min_replies) and not ranked.
+    (evalhouse.app.leaderboard.run_score_intervals; the statistic is evalhouse.stats.bootstrap.bootstrap_mean_ci). Runs
+    with fewer complete replies than var min_replies_for_interval are flagged (is_below_min_replies) and not ranked.
     score_0_10 and its bounds are DECIMAL(18,2), as score_0_10 in every mart."""
     dbt.config(materialized="table")
     from decimal import Decimal
 
     import pyarrow as pa
 
-    from evalhouse.leaderboard import run_score_intervals
+    from evalhouse.app.leaderboard import run_score_intervals
 
     replies = dbt.ref("fct_reply_scores").df()
     frame = run_score_intervals(replies, min_replies=int(dbt.config.get("min_replies_for_interval")))

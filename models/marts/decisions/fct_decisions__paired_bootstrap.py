@@ -1,5 +1,5 @@
 """Paired differences C - D and A - D on the common paired cases of each experiment, with percentile bootstrap
-95% intervals (evalhouse.stats.paired_bootstrap_ci; 10,000 resamples, seed 20240930). Metrics per case:
+95% intervals (evalhouse.stats.bootstrap.paired_bootstrap_ci; 10,000 resamples, seed 20240930). Metrics per case:
 accepted_decision_agreement (1 when the decision is accepted, else 0) and financial_verified_fields (0-6).
 Undefined (a group did not run, or fewer than 2 common pairs) -> NULL with the reason. Descriptive only: no
 significance test, no ranking of groups."""
@@ -14,7 +14,7 @@ def model(dbt, session):
     dbt.config(materialized="table")
     import pandas as pd
 
-    from evalhouse.stats import paired_bootstrap_ci
+    from evalhouse.stats.bootstrap import paired_bootstrap_ci
 
     groups = dbt.ref("fct_decisions__group_comparison").project(
         "experiment_id, group_id, group_arm, group_status").fetchall()
@@ -44,8 +44,8 @@ def model(dbt, session):
                 common = sorted(set(la) & set(ra))
                 res = paired_bootstrap_ci([la[c][metric_i] for c in common], [ra[c][metric_i] for c in common],
                                           N_RESAMPLES, SEED, CONFIDENCE)
-                rows.append({**row, "n_pairs": res.n, "mean_difference": res.value, "ci_low": res.ci_low,
-                             "ci_high": res.ci_high, "mean_difference_reason": res.reason})
+                rows.append({**row, "n_pairs": res.n, "mean_difference": res.value, "ci_low": res.low,
+                             "ci_high": res.high, "mean_difference_reason": res.reason})
     columns = ["experiment_id", "contrast", "metric", "left_group", "right_group", "n_pairs", "mean_difference",
                "ci_low", "ci_high", "confidence", "n_resamples", "seed", "mean_difference_reason"]
     frame = pd.DataFrame(rows, columns=columns)

@@ -1,14 +1,14 @@
 def model(dbt, session):
-    """GRADE overall composite per run (system_id) with a 95% percentile-bootstrap interval over its tasks, tie groups and
-    rank bands (evalhouse.grade_intervals.composite_intervals_table; ranks by evalhouse.ranking.rank_bands, the
-    rubric leaderboards' rule). Models with fewer tasks than var min_tasks_for_interval are flagged, not ranked.
-    composite is fct_grade__overall_scores.composite (DECIMAL(18,12), as every GRADE score); the bounds are on the
-    same grid, rounded outward (evalhouse.leaderboard.outward_bounds)."""
+    """GRADE overall composite per run (system_id) with a 95% percentile-bootstrap interval over its tasks, tie groups
+    and rank bands (evalhouse.grade.intervals.composite_intervals_table; ranks by evalhouse.stats.ranking.rank_bands,
+    the rubric leaderboards' rule). Models with fewer tasks than var min_tasks_for_interval are flagged, not ranked.
+    composite is fct_grade__overall_scores.composite (DECIMAL(18,12), as every GRADE score); the bounds are on the same
+    grid, rounded outward (evalhouse.app.leaderboard.outward_bounds)."""
     dbt.config(materialized="table")
     import pyarrow as pa
 
-    from evalhouse.grade_intervals import DIMENSIONS, composite_intervals_table
-    from evalhouse.leaderboard import outward_bounds
+    from evalhouse.app.leaderboard import outward_bounds
+    from evalhouse.grade.intervals import DIMENSIONS, composite_intervals_table
 
     tasks = dbt.ref("fct_grade__task_scores").project(
         "pack_id, task_id, system_id, " + ", ".join(f"cast({d} as double) as {d}" for d in DIMENSIONS)).df()

@@ -1,5 +1,5 @@
-"""GRADE consistency (C4) per pack x task x run (system_id) over its repetitions: finding stability, ranking stability, metric
-variance and their 0.5 / 0.3 / 0.2 combination, computed by evalhouse.grade_consistency (pure functions, pytest).
+"""GRADE consistency (C4) per pack x task x run (system_id) over its repetitions: finding stability, ranking stability,
+metric variance and their 0.5 / 0.3 / 0.2 combination, computed by evalhouse.grade.consistency (pure functions, pytest).
 
 Inputs: each run's top-3 key_findings in rank order (int_grade__response_texts) and its numeric structured_metrics
 values (int_grade__run_metric_values: exactly one number and no letter in the value). Undefined sub-metrics are
@@ -13,9 +13,10 @@ def model(dbt, session):
 
     import pyarrow as pa
 
-    from evalhouse.grade_consistency import SubScore, consistency_from_parts, metric_variance_by_group
+    from evalhouse.grade.consistency import consistency_from_parts, metric_variance_by_group
+    from evalhouse.stats.result import StatResult
 
-    NO_METRIC = SubScore(None, 0, "no numeric structured_metrics key in 2 or more runs")
+    NO_METRIC = StatResult(None, 0, "no numeric structured_metrics key in 2 or more runs")
 
     tasks = dbt.ref("int_grade__tasks").select("pack_id, task_id, item_id").fetchall()
     task_of = {item_id: (pack_id, task_id) for pack_id, task_id, item_id in tasks}

@@ -4,7 +4,7 @@
 -- suites (int_grade__grounding_suites) against every response to its item, through the value the response reported under
 -- the fact's key (response_labels: structured_metrics for packs, the parsed answer for TAT-QA / GSM8K).
 -- Numeric: the LAST number token of the reported text (macro grade_number_tokens; rules in
--- evalhouse.grade_text), compared in DECIMAL(38,18): passed iff |reply - gold| <= abs_tol + rel_tol * |gold|
+-- evalhouse.grade.text), compared in DECIMAL(38,18): passed iff |reply - gold| <= abs_tol + rel_tol * |gold|
 -- (gold is the reference, boundary inclusive, abs_tol 0 unless set). passed_exact: reply = gold as decimals.
 -- String: passed iff casefold(trim(reply)) = casefold(trim(gold)) (full Unicode case folding, nothing else is
 -- normalised: no article stripping, no numeric reading of IDs); passed_exact: trim(reply) = trim(gold).

@@ -1,6 +1,6 @@
 def model(dbt, session):
-    """Position, length, self-preference, flip and agreement diagnostics (evalhouse.pairwise_marts)."""
+    """Position, length, self-preference, flip and agreement diagnostics (evalhouse.stats.pairwise_marts)."""
     dbt.config(materialized="table")
-    from evalhouse.pairwise_marts import judge_diagnostics
+    from evalhouse.stats.pairwise_marts import judge_diagnostics
 
     return judge_diagnostics(dbt.ref("int_comparisons").df(), dbt.ref("int_suite_systems").df())

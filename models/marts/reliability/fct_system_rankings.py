@@ -1,6 +1,7 @@
 """Systems ranked per suite x task x criterion by the human mean, by each human rater and by each judge.
 
-The logic is evalhouse.reliability.system_rankings_table (statistics in evalhouse.stats); see _reliability__models.yml.
+The logic is evalhouse.stats.reliability.system_rankings_table
+(statistics in evalhouse.stats); see _reliability__models.yml.
 """
 
 
@@ -10,7 +11,7 @@ def model(dbt, session):
 
     import pyarrow as pa
 
-    from evalhouse.reliability import frame_from_relation, system_rankings_table
+    from evalhouse.stats.reliability import frame_from_relation, system_rankings_table
 
     scores = frame_from_relation(dbt.ref("int_reliability_scores"))
     # each criterion's direction as the suite declares it (rank 1 = best system)

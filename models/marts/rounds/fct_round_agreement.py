@@ -1,8 +1,8 @@
 def model(dbt, session):
     """Per round x measure: exact agreement and Krippendorff's alpha over all readers
-    (evalhouse.round_agreement.round_agreement; formulas in evalhouse.stats)."""
+    (evalhouse.ratings.round_agreement.round_agreement; formulas in evalhouse.stats)."""
     dbt.config(materialized="table")
-    from evalhouse.round_agreement import round_agreement
+    from evalhouse.ratings.round_agreement import round_agreement
 
     rounds = dbt.ref("int_rounds").df()[["round_id", "suite", "rubric_id", "rubric_version"]]
     out = round_agreement(dbt.ref("fct_round_readings").df())

@@ -14,8 +14,9 @@ all SKUs, all stores, online + offline, current 4 weeks vs base 4 weeks. Numbers
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, Mapping
+from typing import Any
 
 CARD_FIELDS = (
     "BUSINESS STATE",

@@ -22,6 +22,7 @@ import jsonschema
 
 from evalhouse.decisions.cards import PNL_FIELDS, json_kind, load_card
 from evalhouse.decisions.case_files import case_files, read_case_locales
+
 RESULTS_SCHEMA = {
     "type": "object",
     "required": ["group", "status", "cards"],

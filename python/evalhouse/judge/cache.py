@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from evalhouse import paths
@@ -51,7 +51,7 @@ class JudgeCache:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         entry = {"payload": payload, "body": body, "latency_ms": latency_ms,
-                 "cached_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+                 "cached_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
         try:
             write_new(path, json.dumps(entry, ensure_ascii=False, sort_keys=True).encode("utf-8"))
         except FileExistsError:

@@ -18,12 +18,12 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from evalhouse import paths
 from evalhouse.files import write_new
-from evalhouse.store import store_lock
+from evalhouse.ratings.store import store_lock
 
 __all__ = ["COMPARISON_COLUMNS", "default_comparisons_dir", "append_comparisons", "read_comparisons"]
 
@@ -57,7 +57,7 @@ def append_comparisons(rows: list[dict], store_dir: Path | None = None, label: s
     with store_lock(store_dir):
         body = [{**{k: r.get(k, "") for k in COMPARISON_COLUMNS}, "source_row": i} for i, r in enumerate(rows, 1)]
         digest = hashlib.sha256(repr([sorted(r.items()) for r in body]).encode("utf-8")).hexdigest()[:10]
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
         safe = "".join(ch if ch.isalnum() or ch in "_.-" else "-" for ch in (label or rows[0]["rater_id"]))[:40]
         target = store_dir / suites[0] / f"{stamp}_{safe}_{digest}.csv"
         for r in body:

@@ -24,17 +24,17 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
 import httpx
 
-from evalhouse import store
 from evalhouse.judge import comparisons, prompts
 from evalhouse.judge.cache import JudgeCache, call_key
 from evalhouse.judge.client import FATAL_STATUSES, ChatResult, Endpoint, chat
 from evalhouse.judge.pricing import Price, call_cost, estimate_tokens, max_input_tokens
+from evalhouse.ratings import store
 
 __all__ = ["JudgeConfig", "Call", "RunReport", "JudgeError", "load_rubric", "plan", "estimate", "run", "combine_orders",
            "pair_preference"]
@@ -302,7 +302,8 @@ def _rows_for(call: Call, cfg: JudgeConfig, price: Price | None, body: dict | No
         "suite": call.suite, "rater_id": cfg.rater_id, "rater_kind": "judge", "rated_at": rated_at,
         "judge_model": cfg.judge_model, "prompt_hash": call.prompt_hash, "temperature": _text(cfg.temperature),
         "seed": _text(cfg.seed), "input_tokens": _text(input_tokens), "output_tokens": _text(output_tokens),
-        "latency_ms": _text(latency_ms), "cost": format(cost, "f") if cost is not None else "", "cost_currency": "USD" if cost is not None else "",
+        "latency_ms": _text(latency_ms), "cost": format(cost, "f") if cost is not None else "",
+        "cost_currency": "USD" if cost is not None else "",
     }
     if call.kind == "rubric":
         scores = None
@@ -388,7 +389,7 @@ def run(calls: list[Call], cfg: JudgeConfig, endpoint: Endpoint | None, price: P
     def finish(i: int, call: Call, reservation: Decimal, result: ChatResult) -> None:
         nonlocal reserved
         try:
-            rated_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+            rated_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
             if result.body is not None:
                 cache.put(call.key, call.payload, result.body, result.latency_ms)
             rows, verdict = _rows_for(call, cfg, price, result.body, result.error, result.latency_ms, rated_at)

@@ -22,8 +22,9 @@ faithful_cot_gsm8k     numeric_fact                           :mod:`evalhouse.ru
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from evalhouse.rules.faithful_cot import faithful_cot_gsm8k, faithful_cot_gsm8k_answer
 from evalhouse.rules.house import house_exact, house_tolerance

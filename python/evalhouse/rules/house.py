@@ -1,7 +1,7 @@
 """The warehouse's own answer rules, ``house_exact`` and ``house_tolerance`` (GRADE grounding, C1).
 
 These are the rules ``fct_grade__fact_checks`` applies in SQL (macros ``grade_number_tokens`` /
-``grade_parse_number`` in ``macros/grade.sql``; token pattern :data:`evalhouse.grade_text.NUMBER_PATTERN`); the
+``grade_parse_number`` in ``macros/grade.sql``; token pattern :data:`evalhouse.grade.text.NUMBER_PATTERN`); the
 functions here state them as pure Python for documentation and for tests, and must agree with the SQL row by row
 (``python/tests/test_rules_warehouse.py`` checks every shipped response). The marts take the house values from
 the SQL model, so they are unchanged by construction.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-from evalhouse.grade_text import number_tokens, parse_number_token
+from evalhouse.grade.text import number_tokens, parse_number_token
 
 __all__ = ["house_number", "house_exact", "house_tolerance"]
 

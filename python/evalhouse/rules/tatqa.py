@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = [
     "TatqaScore", "scale_to_num", "is_number", "to_number", "normalize_answer", "answer_string",

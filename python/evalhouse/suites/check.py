@@ -19,8 +19,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from evalhouse.suites.contract import (DIRECTIONS, FACT_KINDS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES,
-                                      TYPE_PATTERNS)
+from evalhouse.suites.contract import DIRECTIONS, FACT_KINDS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES, TYPE_PATTERNS
 
 __all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files", "EMPTY"]
 
@@ -110,7 +109,8 @@ def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
         spec = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        problems.append(Problem(name, (mark.line + 1) if mark else 0, "", f"not valid YAML ({getattr(exc, 'problem', exc)})"))
+        problems.append(Problem(name, (mark.line + 1) if mark else 0, "",
+                                f"not valid YAML ({getattr(exc, 'problem', exc)})"))
         return {}, {}
     if not isinstance(spec, dict):
         problems.append(Problem(name, 1, "", "suite.yml must be a mapping (title, rubrics, ...)"))
@@ -155,7 +155,7 @@ def _expand_rubrics(spec: dict, lines: dict, name: str, problems: list[Problem])
             continue
         seen_rubrics.add(rid)
 
-        def criteria_of(items, path) -> dict[str, dict]:
+        def criteria_of(items, path, rid=rid) -> dict[str, dict]:
             defs: dict[str, dict] = {}
             for ci, c in enumerate(items or []):
                 if not isinstance(c, dict) or "criterion" not in c:
@@ -308,7 +308,7 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
         df = pd.DataFrame(cols, dtype=object)
         df["_row"] = range(1, len(df) + 1)
     else:
-        from evalhouse.store import ImportRejected, read_rows
+        from evalhouse.ratings.store import ImportRejected, read_rows
 
         try:
             if suffix == ".jsonl":
@@ -348,7 +348,7 @@ def _csv_header(path: Path) -> list[str]:
 
 def _read_jsonl(path: Path, keep: frozenset[str] = frozenset()) -> list[tuple[int, dict]]:
     """JSONL rows as text through the store's reader; objects and lists as JSON, ``keep`` columns' '' as EMPTY."""
-    from evalhouse.store import read_rows
+    from evalhouse.ratings.store import read_rows
 
     return read_rows(Path(_rel(path)), jsonl_value=lambda k, v: EMPTY if v == "" and k in keep else _text(v))
 
@@ -547,7 +547,8 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
             g.loc[g["rubric_id"] == "", "rubric_id"] = next(iter(rubrics))
         for rid, versions in rubrics.items():
             if len(versions) == 1:
-                g.loc[(g["rubric_id"] == rid) & (g["rubric_version"] == ""), "rubric_version"] = str(next(iter(versions)))
+                unversioned = (g["rubric_id"] == rid) & (g["rubric_version"] == "")
+                g.loc[unversioned, "rubric_version"] = str(next(iter(versions)))
     if "comparisons" in t:
         c = t["comparisons"]
         c.loc[c["rater_kind"] == "", "rater_kind"] = "human"

@@ -140,7 +140,8 @@ def _rubric_frames(s: SuiteData) -> dict[str, list[dict]]:
             changed = [c for c, d in crits.items() if d.get("_changed") and v is not (rubric["versions"][0])]
             rows["rubric_versions"].append({"suite": s.name, "rubric_id": rid, "rubric_version": str(v["version"]),
                                             "effective_from": v.get("effective_from", ""),
-                                            "changed_criteria": ",".join(changed), "change_note": v.get("change_note", "")})
+                                            "changed_criteria": ",".join(changed),
+                                            "change_note": v.get("change_note", "")})
             for cname, c in crits.items():
                 for lv in c["levels"]:
                     rows["rubric_levels"].append({

@@ -39,7 +39,8 @@ def columns_markdown() -> str:
     out = []
     for t in TABLES.values():
         key = ", ".join(t.key) if t.key else "(none: append-only)"
-        out.append(f"### `{t.name}` — {t.grain}\n\nKey: {key}.\n\n| column | type | required | meaning |\n|---|---|---|---|")
+        out.append(f"### `{t.name}` — {t.grain}\n\nKey: {key}.\n\n"
+                   "| column | type | required | meaning |\n|---|---|---|---|")
         for c in t.columns:
             allowed = f" One of: {', '.join(c.allowed)}." if c.allowed else ""
             out.append(f"| `{c.name}` | {c.type} | {'yes' if c.required else ''} | {c.description}{allowed} |")

@@ -1,0 +1,166 @@
+"""Suite commands: `evalhouse suite init | check | land`."""
+from __future__ import annotations
+
+from collections import Counter
+
+import typer
+
+MAX_SHOWN = 50
+
+
+def report(problems, echo=lambda s: typer.echo(s, err=True)) -> None:
+    """Print problems as file:row:column: message; after the first 50, a summary with counts per kind."""
+    for p in problems[:MAX_SHOWN]:
+        echo(f"error: {p}")
+    if len(problems) > MAX_SHOWN:
+        rest = Counter(p.message.split(" (")[0] if ":" not in p.message else p.column or "-"
+                       for p in problems[MAX_SHOWN:])
+        echo(f"... and {len(problems) - MAX_SHOWN} more problems:")
+        for what, n in rest.most_common():
+            echo(f"  {n} x {what}")
+
+
+def register(app: typer.Typer) -> None:
+    suite_app = typer.Typer(no_args_is_help=True,
+                            help="Suites declared as folders under suites/ (see suites/README.md).")
+    app.add_typer(suite_app, name="suite")
+
+    @suite_app.command("init")
+    def init(name: str = typer.Argument(..., help="Folder name: lower-case letters, digits, underscores"),
+             title: str = typer.Option(None, help="Title (default: the name)")) -> None:
+        """Create suites/NAME with a suite.yml to fill in and a README of the data files' columns."""
+        from evalhouse.suites.land import suites_root
+        from evalhouse.suites.scaffold import init_suite
+
+        try:
+            folder = init_suite(suites_root(), name, title)
+        except (ValueError, FileExistsError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"created {folder}: fill in suite.yml, add items / responses / ratings files, then "
+                   f"`evalhouse suite check {name}`")
+
+    @suite_app.command("check")
+    def check(names: list[str] = typer.Argument(None, help="Suites to check (default: all)")) -> None:
+        """Validate suite folders (suite.yml, types, keys, references, rubric); exit 1 on any problem."""
+        from evalhouse.suites.land import check_all
+
+        suites, problems = check_all(names=names or None)
+        if problems:
+            report(problems)
+            raise typer.Exit(1)
+        typer.echo(f"{len(suites)} suite(s) OK: {', '.join(s.name for s in suites)}")
+
+    @suite_app.command("land")
+    def land_cmd() -> None:
+        """Check every suite, then write the landing Parquet files dbt reads (nothing is written on a problem)."""
+        from evalhouse.suites.land import landing_dir, suites_fingerprint
+
+        n_suites, counts = _check_and_land(suites_fingerprint())
+        typer.echo(f"landed {n_suites} suite(s) in {landing_dir()}: "
+                   + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+def register_diff(app: typer.Typer) -> None:
+    @app.command("warehouse-diff")
+    def warehouse_diff(old: str = typer.Argument(..., help="Warehouse file before (DuckDB)"),
+                       new: str = typer.Argument(..., help="Warehouse file after (DuckDB)"),
+                       tol: float = typer.Option(1e-12, help="Float tolerance (absolute, or relative to the larger)"),
+                       ) -> None:
+        """Compare every fct_/dim_ table of two warehouse files row by row; exit 1 when any differs."""
+        from evalhouse.warehouse.diff import diff_warehouses
+
+        diffs = diff_warehouses(old, new, tol=tol)
+        for d in diffs:
+            extra = ""
+            if d.only_old_columns or d.only_new_columns:
+                extra = f" (columns removed: {d.only_old_columns or '-'}, added: {d.only_new_columns or '-'})"
+            typer.echo(f"{'same' if d.identical else 'DIFF'}  {d.table}: {d.rows_old} -> {d.rows_new} rows{extra}")
+            for msg in d.differences:
+                typer.echo(f"      {msg}")
+        n_bad = sum(not d.identical for d in diffs)
+        typer.echo(f"{len(diffs) - n_bad} of {len(diffs)} marts identical")
+        if n_bad:
+            raise typer.Exit(1)
+
+
+def register_build(app: typer.Typer) -> None:
+    @app.command("build", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    def build(ctx: typer.Context,
+              publish: bool = typer.Option(True, help="Publish the built warehouse when the build passes")) -> None:
+        """Check and land every suite, run `dbt build` (extra arguments are passed on), then publish.
+
+        When no file under suites/ (nor the checking code) changed since the last landing, the check and landing
+        are skipped (warehouse/build/landing/_fingerprint.txt). A suite problem stops before dbt runs; a failed dbt
+        build is not published. Either way the previously
+        published warehouse stays as it was. One build at a time: while another runs, exit 1 at once saying so
+        (lock on warehouse/build/build.lock, released by the system when its build ends)."""
+        from evalhouse import paths
+        from evalhouse.warehouse.buildlock import BuildRunning, build_lock
+
+        try:
+            with build_lock(paths.build_db().parent / "build.lock"):
+                _build(ctx.args, publish)
+        except BuildRunning as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+
+
+def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
+    """Check every suite; on any problem report them all and exit 1 with nothing landed; else land them with the
+    fingerprint taken before the check. Returns (suites landed, rows per landed table)."""
+    from evalhouse.suites.land import check_all, land
+
+    suites, problems = check_all()
+    if problems:
+        report(problems)
+        typer.echo("error: suite check failed; nothing built or published (the published warehouse is "
+                   "unchanged)", err=True)
+        raise typer.Exit(1)
+    return len(suites), land(suites, fingerprint=fingerprint)
+
+
+def _drop_stale_caches(db) -> None:
+    """Drop an incremental cache (int_text_checks) whose columns an older evalhouse made, so dbt rebuilds it whole
+    instead of failing on the schema change; the cache holds nothing that is not recomputed from the replies."""
+    import duckdb
+
+    from evalhouse.text.first_filter import TEXT_CHECK_COLUMNS
+
+    if not db.is_file():
+        return
+    with duckdb.connect(str(db)) as con:
+        cols = [r[0] for r in con.execute(
+            "select column_name from information_schema.columns where table_name = 'int_text_checks' "
+            "order by ordinal_position").fetchall()]
+        if cols and cols != TEXT_CHECK_COLUMNS:
+            con.execute("drop table int_text_checks")
+            typer.echo("int_text_checks was made by an older evalhouse (other columns): rebuilt whole")
+
+
+def _build(dbt_args: list[str], publish: bool) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from evalhouse import paths
+    from evalhouse.suites.land import landing_is_current, suites_fingerprint
+    from evalhouse.warehouse.published import publish as do_publish
+
+    fingerprint = suites_fingerprint()
+    if landing_is_current(fingerprint):
+        typer.echo("suites unchanged since they were last checked and landed: check and landing skipped")
+    else:
+        _check_and_land(fingerprint)
+    paths.build_db().parent.mkdir(parents=True, exist_ok=True)
+    _drop_stale_caches(paths.build_db())
+    env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
+               EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    dbt = Path(sys.executable).with_name("dbt")
+    res = subprocess.run([str(dbt), "build", "--no-use-colors", *dbt_args], cwd=paths.project_dir(), env=env)
+    if res.returncode != 0:
+        typer.echo("error: dbt build failed; nothing published (the published warehouse is unchanged)", err=True)
+        raise typer.Exit(res.returncode)
+    if publish:
+        typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")

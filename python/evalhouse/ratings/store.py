@@ -1,0 +1,479 @@
+"""The append-only ratings store: validate a ratings file and append it as a new store file, all or nothing.
+
+Store layout: ``data/ratings/<suite>/<UTC time>_<rater>_<hash>.csv``, columns ``STORE_COLUMNS`` (the last ones,
+``JUDGE_COLUMNS``, describe the call of a judge run: model, prompt hash, temperature, seed, tokens, latency in ms,
+cost and currency, and on a failed call its raw reply and failure reason; older files without them are read
+with those columns empty). A file is written
+once (temporary file + hard link, which refuses to replace an existing name) and never edited; a person's ratings
+are never overwritten. dbt reads every file (stg_ratings_store__ratings).
+
+Accepted input (CSV with a header, or JSON Lines with one object per line; a UTF-8 BOM and CRLF line ends are
+accepted), one row per criterion score, in one of three shapes:
+- blind: ``packet_id, letter, criterion, score`` (+ ``rater_id``, ``reason``): letters of a blind export;
+- direct: ``response_id, criterion, score`` (+ ``rater_id``, ``rater_kind``, ``reason``, ``rubric_id``,
+  ``rubric_version``);
+- by name: ``suite, item_id, system_id, criterion, score`` (+ the same optional columns; repetition 1 unless given).
+Every problem is reported as ``file:row:column: message`` (row = line number in the file, the header is row 1)
+and nothing is written unless every row is valid; past 50 problems the message counts the rest per kind.
+
+Rater ids: letters, digits, ``. _ - @`` and spaces (``../../x`` is rejected). A rater's or judge's own verdict
+given in the file is kept for audit, never used for scoring: ``ready`` or ``pass`` (true/false, yes/no, 1/0,
+pass/fail) -> ``reported_decision`` ('true'/'false'), ``total`` (a whole number) -> ``reported_total``; it must be
+the same on every row of one reply. fct_reported_decisions compares them with the recomputed ready and total.
+Store files written before these two columns existed stay readable (the columns are empty there).
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import fcntl
+import hashlib
+import io
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from evalhouse import paths
+from evalhouse.files import write_new
+
+JUDGE_COLUMNS = [
+    "judge_model", "prompt_hash", "temperature", "seed", "input_tokens", "output_tokens", "latency_ms", "cost",
+    "cost_currency", "raw_output", "failure_reason",
+]
+STORE_COLUMNS = [
+    "suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
+    "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row",
+    # judge call metadata (evalhouse.judge), empty on other rows; files written before these columns stay readable
+    *JUDGE_COLUMNS,
+    # a rater's own ready / pass and total, kept for audit only (empty when not given and in older files)
+    "reported_decision", "reported_total",
+]
+REPORTED_DECISION_COLUMNS = ("ready", "pass")  # a rater's own verdict, kept as reported_decision
+_DECISION_WORDS = {"true": "true", "yes": "true", "1": "true", "pass": "true", "ready": "true",
+                   "false": "false", "no": "false", "0": "false", "fail": "false", "not ready": "false"}
+_RATER_ID = re.compile(r"[\w.@ -]+")
+KEY_COLUMNS = ["export_id", "suite", "packet_id", "item_id", "letter", "response_id", "rubric_id", "rubric_version"]
+RATER_KINDS = ("human", "judge", "program", "metric", "adjudicator")
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+class ImportRejected(ValueError):
+    """The file was rejected; ``problems`` lists every ``file:row:column: message``. Nothing was written.
+    The message shows the first 50 problems and counts the rest per kind (evalhouse.problems.summarise)."""
+
+    def __init__(self, problems: list[str]):
+        from evalhouse.problems import summarise
+
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s); nothing was imported:\n" + summarise(problems))
+
+
+def rater_id_problem(rater_id: str) -> str | None:
+    """Why ``rater_id`` is not acceptable (None when it is): letters, digits, ``. _ - @`` and spaces only, not
+    only dots, at most 100 characters."""
+    if not rater_id:
+        return "empty rater"
+    if not _RATER_ID.fullmatch(rater_id) or set(rater_id) <= {"."}:
+        return f"{rater_id!r} is not a rater id (letters, digits, '.', '_', '-', '@' and spaces only)"
+    if len(rater_id) > 100:
+        return f"rater id of {len(rater_id)} characters (at most 100)"
+    return None
+
+
+@dataclass
+class Catalog:
+    """What a rating may refer to: responses, rubric criteria and blind keys."""
+
+    responses: dict[str, str] = field(default_factory=dict)  # response_id -> suite
+    by_name: dict[tuple, str] = field(default_factory=dict)  # (suite, item_id, system_id, repetition) -> response_id
+    criteria: dict[tuple, tuple[int, int]] = field(default_factory=dict)  # (rubric_id, version, criterion) -> range
+    current_version: dict[str, int] = field(default_factory=dict)  # rubric_id -> latest version
+    suite_rubrics: dict[str, set] = field(default_factory=dict)  # suite -> its rubric ids
+    item_rubric: dict[tuple[str, str], str] = field(default_factory=dict)  # (suite, item) -> the one rubric rated
+    response_item: dict[str, tuple[str, str]] = field(default_factory=dict)  # response_id -> (suite, item_id)
+    keys: dict[tuple[str, str], dict] = field(default_factory=dict)  # (packet_id, letter) -> key row
+
+    def rubric_for(self, suite: str, item_id: str) -> tuple[str | None, str | None]:
+        """The rubric a rating of this item uses when the row names none: the one rubric the item's responses
+        were rated with, else the suite's only rubric. Returns (rubric_id, None) or (None, reason)."""
+        if (suite, item_id) in self.item_rubric:
+            return self.item_rubric[(suite, item_id)], None
+        rubrics = sorted(self.suite_rubrics.get(suite, ()))
+        if len(rubrics) == 1:
+            return rubrics[0], None
+        if not rubrics:
+            return None, f"suite {suite!r} has no rubric"
+        return None, f"suite {suite!r} has several rubrics ({', '.join(rubrics)}); give rubric_id"
+
+    @classmethod
+    def from_warehouse(cls, con, keys_dir: Path | None = None) -> Catalog:
+        """Read responses and rubric criteria from the published warehouse and keys from ``keys_dir``."""
+        cat = cls()
+        for rid, suite, item, system, rep in con.execute(
+            "select response_id, suite, item_id, system_id, repetition from dim_responses"
+        ).fetchall():
+            cat.responses[rid] = suite
+            cat.by_name[(suite, item, system, int(rep))] = rid
+            cat.response_item[rid] = (suite, item)
+        for suite, rubric, version, criterion, lo, hi in con.execute(
+            "select distinct suite, rubric_id, rubric_version, criterion, min_score, max_score from dim_rubric_levels"
+        ).fetchall():
+            cat.criteria[(rubric, int(version), criterion)] = (int(lo), int(hi))
+            cat.current_version[rubric] = max(cat.current_version.get(rubric, 0), int(version))
+            cat.suite_rubrics.setdefault(suite, set()).add(rubric)
+        for suite, item, rubric in con.execute(
+            """
+            select r.suite, r.item_id, min(f.rubric_id)
+            from dim_responses as r
+            inner join fct_ratings as f on f.response_id = r.response_id
+            group by r.suite, r.item_id
+            having count(distinct f.rubric_id) = 1
+            """
+        ).fetchall():
+            cat.item_rubric[(suite, item)] = rubric
+        cat.keys = read_keys(keys_dir or paths.blind_keys_dir())
+        return cat
+
+
+def read_keys(keys_dir: Path) -> dict[tuple[str, str], dict]:
+    keys: dict[tuple[str, str], dict] = {}
+    for f in sorted(Path(keys_dir).glob("*.csv")):
+        with open(f, encoding="utf-8-sig", newline="") as fh:
+            for row in csv.DictReader(fh):
+                keys[(row["packet_id"], row["letter"])] = row
+    return keys
+
+
+def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
+    """Rows of a CSV or JSONL file as (line number, {column: text}); raises ImportRejected when malformed.
+
+    ``jsonl_value(key, value) -> str`` turns a JSON value into text (default: str, None as "")."""
+    path = Path(path)
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportRejected([f"{name}:0:-: cannot read the file ({exc.strerror})"]) from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ImportRejected([f"{name}:{line}:-: not UTF-8 (byte {exc.start})"]) from exc
+    if not text.strip():
+        raise ImportRejected([f"{name}:1:-: the file is empty"])
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        rows, problems = [], []
+        for i, line in enumerate(text.split("\n"), start=1):  # not splitlines(): U+2028 is legal inside JSON
+            line = line.rstrip("\r")
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.append(f"{name}:{i}:-: not valid JSON ({exc.msg} at character {exc.colno})")
+                continue
+            if not isinstance(obj, dict):
+                problems.append(f"{name}:{i}:-: each line must be a JSON object")
+                continue
+            rows.append((i, {str(k): (jsonl_value(k, v) if jsonl_value else "" if v is None else str(v))
+                             for k, v in obj.items()}))
+        if problems:
+            raise ImportRejected(problems)
+        return rows
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except csv.Error as exc:
+        raise ImportRejected([f"{name}:1:-: malformed CSV header ({exc})"]) from exc
+    if len(set(header)) != len(header):
+        dupes = sorted({h for h in header if header.count(h) > 1})
+        raise ImportRejected([f"{name}:1:{d}: the column appears twice in the header" for d in dupes])
+    rows, problems = [], []
+    try:
+        for values in reader:
+            line = reader.line_num
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) != len(header):
+                problems.append(f"{name}:{line}:-: {len(values)} fields, the header has {len(header)}")
+                continue
+            rows.append((line, dict(zip(header, values))))
+    except csv.Error as exc:
+        problems.append(f"{name}:{reader.line_num}:-: malformed CSV ({exc})")
+    if problems:
+        raise ImportRejected(problems)
+    return rows
+
+
+def existing_keys(store_dir: Path, keys: dict | None = None) -> dict[tuple, str]:
+    """Identity of every rating already in the store -> 'file:row', for duplicate detection.
+
+    A blind row is identified by the response its packet letter hides (through ``keys``), so a blind and a direct
+    rating of the same reply by the same rater, criterion and version are duplicates of each other."""
+    seen: dict[tuple, str] = {}
+    for f in sorted(Path(store_dir).glob("*/*.csv")):
+        with open(f, encoding="utf-8-sig", newline="") as fh:
+            for i, row in enumerate(csv.DictReader(fh), start=2):
+                seen[_identity(row, keys)] = f"{f}:{i}"
+    return seen
+
+
+def _identity(row: dict, keys: dict | None = None) -> tuple:
+    target = row.get("response_id") or ""
+    if not target and keys is not None:
+        target = (keys.get((row.get("packet_id", ""), row.get("letter", ""))) or {}).get("response_id", "")
+    target = target or f"{row.get('packet_id', '')}#{row.get('letter', '')}"
+    return (target, row.get("rater_id", ""), row.get("criterion", ""), str(row.get("rubric_version", "")))
+
+
+def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
+             store_dir: Path | None = None, correction: bool = False) -> list[dict]:
+    """Validate every row of ``path``; return the store rows, or raise ImportRejected listing every problem.
+
+    ``correction=True`` accepts ratings that repeat a stored one (same reply, rater, criterion and version): they are
+    appended as corrections, the stored rating stays, and the latest counts for scoring. Repeats within the file
+    are always rejected."""
+    name = str(path)
+    rows = read_rows(Path(path))
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    stored = existing_keys(store_dir, catalog.keys)
+    if rows:
+        _check_header(name, rows, rater)
+    problems: list[str] = []
+    out: list[dict] = []
+    seen_in_file: dict[tuple, int] = {}
+    reported_by_reply: dict[tuple, tuple[int, str]] = {}
+    rated_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    for line, row in rows:
+        def bad(col: str, msg: str, line: int = line) -> None:
+            problems.append(f"{name}:{line}:{col}: {msg}")
+
+        rec = _rating_row(row, catalog, rater, rater_kind, bad)
+        if rec is None:
+            continue
+        rec["rated_at"] = rated_at
+        ident = _identity(rec, catalog.keys)
+        if ident in seen_in_file:
+            bad("criterion", f"duplicate rating: same reply, rater, criterion and version as row {seen_in_file[ident]}")
+            continue
+        if ident in stored and not correction:
+            bad("criterion", f"duplicate rating: already stored at {stored[ident]} (to correct it, import with "
+                             "--correction)")
+            continue
+        seen_in_file[ident] = line
+        _check_reported_consistent(row, rec, ident, line, reported_by_reply, bad)
+        out.append(rec)
+    if problems:
+        raise ImportRejected(problems)
+    if not out:
+        raise ImportRejected([f"{name}:1:-: no ratings in the file"])
+    suites = sorted({r["suite"] for r in out})
+    if len(suites) > 1:
+        raise ImportRejected([f"{name}:1:-: ratings of several suites ({', '.join(suites)}); "
+                              "import one suite per file"])
+    return out
+
+
+def _check_header(name: str, rows: list[tuple[int, dict]], rater: str | None) -> None:
+    """Raise ImportRejected when the header cannot identify replies or lacks criterion, score or a rater."""
+    cols = set(rows[0][1])
+    if not ({"packet_id", "letter"} <= cols or "response_id" in cols or {"suite", "item_id", "system_id"} <= cols):
+        raise ImportRejected([
+            f"{name}:1:-: the header needs packet_id+letter (blind), response_id, or suite+item_id+system_id"
+        ])
+    problems = [f"{name}:1:{col}: required column missing" for col in ("criterion", "score") if col not in cols]
+    if rater is None and "rater_id" not in cols:
+        problems.append(f"{name}:1:rater_id: required column missing (or pass --rater)")
+    elif rater is None and not any((r.get("rater_id") or "").strip() for _, r in rows):
+        problems.append(f"{name}:1:rater_id: empty on every row ({len(rows)} rows); fill it or pass --rater")
+    if rater is not None and rater_id_problem(rater.strip()):
+        problems.append(f"{name}:-:rater_id: --rater {rater_id_problem(rater.strip())}")
+    if problems:
+        raise ImportRejected(problems)
+
+
+def _get(row: dict, col: str) -> str:
+    return (row.get(col) or "").strip()
+
+
+def _reported_columns(row: dict) -> list[str]:
+    """The rater's own decision columns given on this row (REPORTED_DECISION_COLUMNS order)."""
+    return [c for c in REPORTED_DECISION_COLUMNS if _get(row, c)]
+
+
+def _rating_row(row: dict, catalog: Catalog, rater: str | None, rater_kind: str | None, bad) -> dict | None:
+    """One file row as a store row (without rated_at), or None when a problem stops it (each reported by ``bad``).
+    Rater and reported fields are checked first; then the reply, rubric version, criterion and score."""
+    rec = dict.fromkeys(STORE_COLUMNS, "")
+    _rater_fields(row, rec, rater, rater_kind, bad)
+    target = _reply_fields(row, rec, catalog, bad)
+    if target is None:
+        return None
+    rubric_id, version = target
+    if not rubric_id or rubric_id not in catalog.current_version:
+        bad("rubric_id", f"unknown rubric {rubric_id!r}")
+        return None
+    try:
+        version_n = int(version) if version else catalog.current_version[rubric_id]
+    except ValueError:
+        bad("rubric_version", f"{version!r} is not a whole number")
+        return None
+    criterion = _get(row, "criterion")
+    scale = catalog.criteria.get((rubric_id, version_n, criterion))
+    if scale is None:
+        known = sorted({c for r, v, c in catalog.criteria if r == rubric_id and v == version_n})
+        if not known:
+            bad("rubric_version", f"rubric {rubric_id!r} has no version {version_n}")
+        else:
+            bad("criterion", f"unknown criterion {criterion!r}; expected one of {', '.join(known)}")
+        return None
+    score_text = _get(row, "score")
+    if not re.fullmatch(r"-?[0-9]+", score_text):
+        bad("score", "missing score" if not score_text else f"{score_text!r} is not a whole number")
+        return None
+    score = int(score_text)
+    if not scale[0] <= score <= scale[1]:
+        bad("score", f"{score} is outside {criterion}'s scale {scale[0]}-{scale[1]}")
+        return None
+    rec.update(criterion=criterion, score=str(score), rubric_id=rubric_id, rubric_version=str(version_n))
+    return rec
+
+
+def _rater_fields(row: dict, rec: dict, rater: str | None, rater_kind: str | None, bad) -> None:
+    """Fill rater_id, rater_kind, reason, reported_decision and reported_total of ``rec``; report bad values."""
+    rec["rater_id"] = (rater or _get(row, "rater_id")).strip()
+    if rater_id_problem(rec["rater_id"]):
+        bad("rater_id", rater_id_problem(rec["rater_id"]))
+    kind = rater_kind or _get(row, "rater_kind") or "human"
+    if kind not in RATER_KINDS:
+        bad("rater_kind", f"{kind!r} is not one of {', '.join(RATER_KINDS)}")
+    rec["rater_kind"] = kind
+    rec["reason"] = _get(row, "reason")
+    reported = _reported_columns(row)
+    if len(reported) > 1:
+        bad(reported[1], f"both {' and '.join(reported)} are given; give one")
+    elif reported:
+        word = _DECISION_WORDS.get(" ".join(_get(row, reported[0]).lower().split()))
+        if word is None:
+            bad(reported[0], f"{_get(row, reported[0])!r} is not true/false, yes/no, 1/0 or pass/fail")
+        rec["reported_decision"] = word or ""
+    total = _get(row, "total")
+    if total:
+        if re.fullmatch(r"-?[0-9]+", total):
+            rec["reported_total"] = str(int(total))
+        else:
+            bad("total", f"{total!r} is not a whole number")
+
+
+def _reply_fields(row: dict, rec: dict, catalog: Catalog, bad) -> tuple[str, str] | None:
+    """Fill the reply fields of ``rec`` (suite, packet_id + letter or response_id, is_blind) from a blind packet
+    letter, a response id or suite + item + system (+ repetition). Returns (rubric_id, rubric_version) as given or
+    implied ('' when neither), or None when the reply cannot be found (reported by ``bad``)."""
+    rubric_id, version = _get(row, "rubric_id"), _get(row, "rubric_version")
+    if _get(row, "packet_id") or _get(row, "letter"):
+        packet, letter = _get(row, "packet_id"), _get(row, "letter")
+        key = catalog.keys.get((packet, letter))
+        if key is None:
+            if not any(p == packet for p, _ in catalog.keys):
+                bad("packet_id", f"unknown packet {packet!r}")
+            else:
+                bad("letter", f"packet {packet!r} has no reply {letter!r}")
+            return None
+        rec.update(suite=key["suite"], packet_id=key["packet_id"], letter=key["letter"], is_blind="true")
+        return rubric_id or key["rubric_id"], version or key["rubric_version"]
+    response_id = _get(row, "response_id") or _response_by_name(row, catalog, bad)
+    if not response_id:
+        return None
+    if response_id not in catalog.responses:
+        bad("response_id", f"unknown response {response_id!r}")
+        return None
+    blind_flag = _get(row, "is_blind").lower() or "false"
+    if blind_flag not in ("true", "false"):
+        bad("is_blind", f"{_get(row, 'is_blind')!r} is not true or false")
+        return None
+    rec.update(suite=catalog.responses[response_id], response_id=response_id, is_blind=blind_flag)
+    if not rubric_id:
+        rubric_id, why = catalog.rubric_for(*catalog.response_item[response_id])
+        if rubric_id is None:
+            bad("rubric_id", why)
+            return None
+    return rubric_id, version
+
+
+def _response_by_name(row: dict, catalog: Catalog, bad) -> str:
+    """The response id named by suite + item_id + system_id (+ repetition, default 1), or '' (reported)."""
+    suite, item, system = _get(row, "suite"), _get(row, "item_id"), _get(row, "system_id")
+    try:
+        rep = int(_get(row, "repetition") or 1)
+    except ValueError:
+        bad("repetition", f"{_get(row, 'repetition')!r} is not a whole number")
+        return ""
+    response_id = catalog.by_name.get((suite, item, system, rep), "")
+    if not response_id:
+        if not any(k[0] == suite and k[1] == item for k in catalog.by_name):
+            bad("item_id", f"unknown item {item!r} in suite {suite!r}")
+        else:
+            bad("system_id", f"no response of model run {system!r} to item {item!r}")
+    return response_id
+
+
+def _check_reported_consistent(row: dict, rec: dict, ident: tuple, line: int,
+                               reported_by_reply: dict[tuple, tuple[int, str]], bad) -> None:
+    """The rater's own decision and total must be the same on every row of one reply (rater, version)."""
+    reported = _reported_columns(row)
+    reply = ident[:2] + ident[3:]  # the reply, rater and version, over all criteria
+    for col in ("reported_decision", "reported_total"):
+        first = reported_by_reply.setdefault((reply, col), (line, rec[col]))
+        if first[1] != rec[col]:
+            bad({"reported_decision": reported[0] if reported else "ready"}.get(col, "total"),
+                f"the rater's own {col.split('_')[1]} differs from row {first[0]} of the same reply "
+                f"({first[1] or 'empty'!r} there, {rec[col] or 'empty'!r} here)")
+
+
+def append(rows: list[dict], store_dir: Path | None = None, label: str = "") -> Path:
+    """Write ``rows`` as a new store file; never replaces an existing file. Returns the new file's path."""
+    if not rows:
+        raise ValueError("nothing to append")
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    suite = rows[0]["suite"]
+    target_dir = store_dir / suite
+    target_dir.mkdir(parents=True, exist_ok=True)
+    buf = io.StringIO(newline="")
+    writer = csv.DictWriter(buf, fieldnames=STORE_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**{k: r.get(k, "") for k in STORE_COLUMNS}, "store_row": i} for i, r in enumerate(rows, 1))
+    content = buf.getvalue().encode("utf-8")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    digest = hashlib.sha256(content).hexdigest()[:10]
+    safe_label = _SAFE.sub("-", label or rows[0]["rater_id"])[:40]
+    target = target_dir / f"{stamp}_{safe_label}_{digest}.csv"
+    write_new(target, content)  # FileExistsError instead of replacing an existing file
+    return target
+
+
+@contextlib.contextmanager
+def store_lock(store_dir: Path | None = None):
+    """Exclusive lock on the store folder (``flock`` on the folder itself: no lock file is created), so that the
+    duplicate check and the append of two concurrent imports (two browser tabs, the app and the CLI) cannot
+    interleave. Blocks until the other import has written its file."""
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    store_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(store_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield store_dir
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def import_ratings(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
+                   store_dir: Path | None = None, correction: bool = False) -> tuple[Path, int]:
+    """Validate ``path`` and append it to the store, all or nothing. Returns (new store file, rows written).
+    Validation (including the duplicate check against the store) and the append run under ``store_lock``."""
+    with store_lock(store_dir):
+        rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir, correction=correction)
+        return append(rows, store_dir=store_dir, label=rows[0]["rater_id"]), len(rows)

@@ -1,0 +1,498 @@
+"""Agreement, reliability and correlation statistics: short pure functions, each with its formula, edge cases and
+source.
+
+Conventions: an undefined statistic is returned as ``StatResult(value=None, reason=...)`` -- never 0, never an
+exception for data-dependent cases. Bad arguments (different lengths, unknown weighting) raise ``ValueError``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from evalhouse.stats.result import StatResult
+
+
+def exact_agreement(a: Sequence, b: Sequence) -> StatResult:
+    """Share of units where both raters gave the same label: (1/n) * sum[a_i == b_i].
+
+    Pairs where either side is missing (None/NaN) are dropped first. n = 0 -> None ("no shared units").
+    """
+    pairs = complete_pairs(a, b)
+    if not pairs:
+        return StatResult(None, 0, "no shared units")
+    return StatResult(sum(x == y for x, y in pairs) / len(pairs), len(pairs))
+
+
+def cohen_kappa(a: Sequence, b: Sequence, labels: Sequence, weights: str | None = None) -> StatResult:
+    """Cohen's kappa between two raters, optionally weighted, over a fixed label set.
+
+    kappa = 1 - sum(w * O) / sum(w * E), O the observed joint proportions, E the product of the marginals,
+    w = 0 on the diagonal and 1 off it (unweighted), |i-j| (``"linear"``) or (i-j)^2 (``"quadratic"``), with i, j
+    the positions in ``labels``. ``labels`` is the rubric's full scale (e.g. [0, 1, 2]), not the labels observed, so
+    a weighted kappa means the same thing whatever subset was used (Cohen 1960; Cohen 1968 for weights). The
+    formula is computed here (scikit-learn's ``cohen_kappa_score`` costs ~4 ms a call in input validation, which
+    dominated the build); tests check it equals ``cohen_kappa_score`` with ``labels`` and ``weights``.
+
+    Pairs with a missing side are dropped. Undefined -> None with a reason: no shared units; expected disagreement
+    zero (both raters used one and the same category only); a label outside ``labels`` raises ValueError.
+    """
+    if weights not in (None, "linear", "quadratic"):
+        raise ValueError(f"weights must be None, 'linear' or 'quadratic', not {weights!r}")
+    pairs = complete_pairs(a, b)
+    if not pairs:
+        return StatResult(None, 0, "no shared units")
+    known = set(labels)
+    unknown = sorted({x for p in pairs for x in p if x not in known}, key=str)
+    if unknown:
+        raise ValueError(f"labels {unknown} are not on the scale {list(labels)}")
+    index = {label: i for i, label in enumerate(labels)}
+    k = len(labels)
+    observed = np.zeros((k, k))
+    for x, y in pairs:
+        observed[index[x], index[y]] += 1
+    observed /= len(pairs)
+    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0))
+    w = _weight_matrix(k, weights)
+    expected_disagreement = float((w * expected).sum())
+    if expected_disagreement == 0.0:
+        return StatResult(None, len(pairs), "undefined: both raters used a single, identical category")
+    value = 1.0 - float((w * observed).sum()) / expected_disagreement
+    return StatResult(value, len(pairs))
+
+
+def _weight_matrix(k: int, weights: str | None) -> np.ndarray:
+    i, j = np.indices((k, k))
+    if weights is None:
+        return (i != j).astype(float)
+    if weights == "linear":
+        return np.abs(i - j).astype(float)
+    return ((i - j) ** 2).astype(float)
+
+
+def is_missing(x) -> bool:
+    return x is None or (isinstance(x, float) and np.isnan(x))
+
+
+def complete_pairs(a: Sequence, b: Sequence) -> list[tuple]:
+    if len(a) != len(b):
+        raise ValueError(f"the two raters have {len(a)} and {len(b)} ratings; they must rate the same units")
+    return [(x, y) for x, y in zip(a, b) if not is_missing(x) and not is_missing(y)]
+
+
+# =====================================================================================================================
+# Inter-rater reliability and judge-vs-human meta-evaluation
+#
+# ``ratings`` is always a units x raters array (rows = units such as responses, columns = raters or rater positions)
+# with NaN (or None) for a missing rating; a missing rating is never a category. Scores are numbers; for nominal
+# statistics text labels are accepted too. Data-dependent undefined cases give StatResult(None, n, reason); values
+# outside a given scale give StatResult(None, n, "value ... not on the scale ...") rather than an exception.
+# =====================================================================================================================
+
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+@dataclass(frozen=True)
+class ICC1Result:
+    """One-way random-effects intraclass correlations (Shrout & Fleiss 1979, case 1): single rater and mean of k."""
+
+    single: StatResult  # ICC(1,1)
+    average: StatResult  # ICC(1,k)
+    k: int  # raters per unit used
+
+
+def _matrix(ratings, labels: Sequence | None = None) -> tuple[np.ndarray | None, str | None]:
+    """Units x raters float matrix (NaN = missing). Text labels become their position in ``labels`` (or in the
+    sorted observed labels). Returns (matrix, None) or (None, reason) when a value is not on the scale."""
+    raw = np.asarray(ratings)
+    if raw.ndim != 2:
+        raise ValueError(f"ratings must be a 2-d units x raters array, got shape {raw.shape}")
+    if raw.dtype.kind in "fiub" and (labels is None or all(
+            isinstance(lab, (int, float, np.integer, np.floating)) for lab in labels)):
+        # fast path: a numeric matrix (NaN = missing)
+        m = raw.astype(float)
+        if labels is not None:
+            present = m[~np.isnan(m)]
+            bad = np.unique(present[~np.isin(present, np.asarray(labels, dtype=float))])
+            if bad.size:
+                return None, f"value {bad[0]:g} not on the scale {list(labels)}"
+        return m, None
+    arr = raw.astype(object)
+    flat = arr.ravel()
+    missing = np.array([is_missing(v) for v in flat], dtype=bool)
+    present = flat[~missing]
+    numeric = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) or
+                  isinstance(v, (bool, np.bool_)) for v in present)
+    out = np.full(flat.shape, np.nan)
+    if labels is not None:
+        index = {lab: i for i, lab in enumerate(labels)}
+        if numeric and all(isinstance(lab, (int, float, np.integer, np.floating)) for lab in labels):
+            # numeric scale: keep the values themselves (interval distances use them); check membership
+            scale = {float(lab) for lab in labels}
+            bad = sorted({float(v) for v in present if float(v) not in scale})
+            if bad:
+                return None, f"value {bad[0]:g} not on the scale {list(labels)}"
+            out[~missing] = [float(v) for v in present]
+        else:
+            bad = sorted({str(v) for v in present if v not in index})
+            if bad:
+                return None, f"value {bad[0]!r} not on the scale {list(labels)}"
+            out[~missing] = [index[v] for v in present]
+    elif numeric:
+        out[~missing] = [float(v) for v in present]
+    else:
+        observed = sorted({v for v in present}, key=str)
+        index = {lab: i for i, lab in enumerate(observed)}
+        out[~missing] = [index[v] for v in present]
+    return out.reshape(arr.shape), None
+
+
+def _drop_empty(m: np.ndarray) -> np.ndarray:
+    """Drop raters (columns) with no rating at all and units (rows) with no rating."""
+    m = m[:, ~np.all(np.isnan(m), axis=0)]
+    return m[~np.all(np.isnan(m), axis=1)] if m.size else m
+
+
+def krippendorff_alpha(ratings, level: str = "nominal", labels: Sequence | None = None) -> StatResult:
+    """Krippendorff's alpha for any number of raters with missing ratings.
+
+    alpha = 1 - D_o / D_e, with D_o the observed disagreement inside units and D_e the disagreement expected from
+    all pairable values, both taken from the coincidence matrix o_ck = sum_u (number of c-k pairs in u)/(m_u - 1)
+    and the level's distance metric: nominal (c != k), ordinal (rank distance through the marginal frequencies),
+    interval ((c - k)^2), ratio (((c - k)/(c + k))^2). Krippendorff (2011), "Computing Krippendorff's Alpha-
+    Reliability". Computed here in O(units) (see _alpha_from_coincidences); the tests check it equals the
+    `krippendorff` package (Castro 2017) and hand-computed values.
+
+    ratings: units x raters, NaN/None missing. Only units with two or more ratings are pairable (a unit rated once is
+    dropped, a missing rating is never a category). labels: the scale; for text labels its order is the ordinal order
+    (without labels, text is only allowed at the nominal level). alpha can be negative (systematic disagreement):
+    it is never clipped to 0.
+
+    Undefined -> None with a reason: fewer than two raters; no unit rated twice; every pairable value equal
+    (D_e = 0); a value not on ``labels``; ordinal/ratio with more than MAX_ORDINAL_VALUES distinct values.
+    n = pairable units.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
+    arr = np.asarray(ratings)
+    if level != "nominal" and labels is None and arr.size and arr.dtype.kind not in "fiub" and any(
+            isinstance(v, str) for v in arr.astype(object).ravel()):
+        raise ValueError("ordinal/interval/ratio alpha on text labels needs labels= (the ordered scale)")
+    m, reason = _matrix(ratings, labels)
+    if m is None:
+        return StatResult(None, 0, reason)
+    m = _drop_empty(m)
+    if m.ndim != 2 or m.shape[1] < 2:
+        return StatResult(None, 0, "fewer than two raters with ratings")
+    counts = np.sum(~np.isnan(m), axis=1)
+    pairable = m[counts >= 2]
+    n = int(pairable.shape[0])
+    if n == 0:
+        return StatResult(None, 0, "no unit has two or more ratings")
+    values = np.unique(pairable[~np.isnan(pairable)])
+    if values.size < 2:
+        return StatResult(None, n, "all pairable ratings are equal: expected disagreement is 0")
+    if level == "ratio" and np.any(values < 0):
+        return StatResult(None, n, "ratio level needs non-negative values")
+    if level in ("ordinal", "ratio") and values.size > MAX_ORDINAL_VALUES:
+        return StatResult(None, n, f"{values.size} distinct values: the {level} metric needs a values x values "
+                                   f"coincidence matrix (limit {MAX_ORDINAL_VALUES}); use the interval level")
+    value = _alpha_from_coincidences(pairable, values, level)
+    return StatResult(float(value), n)
+
+
+MAX_ORDINAL_VALUES = 2000
+
+
+def _alpha_from_coincidences(pairable: np.ndarray, values: np.ndarray, level: str) -> float:
+    """Krippendorff's alpha of a units x raters matrix whose every unit has >= 2 ratings.
+
+    Same definition as the `krippendorff` package (which the tests use as the reference), computed in O(units):
+    that package builds a units x values x values array, which does not fit for 200k units with fractional judge
+    scores. nominal and interval use the closed forms (sums of squares); ordinal and ratio the sparse coincidence
+    matrix o_ck = sum_u n_uc n_uk / (m_u - 1) (minus the diagonal self-pairs).
+    """
+    from scipy import sparse
+
+    present = ~np.isnan(pairable)
+    unit_index = np.nonzero(present)[0]
+    flat = pairable[present]
+    m_u = present.sum(axis=1).astype(float)
+    n = float(flat.size)
+    if level == "interval":
+        unit_means = np.nansum(pairable, axis=1) / m_u
+        ss_u = np.bincount(unit_index, weights=(flat - unit_means[unit_index]) ** 2, minlength=pairable.shape[0])
+        d_o = float(np.sum(2.0 * m_u * ss_u / (m_u - 1.0))) / n
+        d_e = 2.0 * float(np.sum((flat - flat.mean()) ** 2)) / (n - 1.0)
+        return 1.0 - d_o / d_e
+    codes = np.searchsorted(values, flat)
+    counts = sparse.csr_matrix((np.ones(flat.size), (unit_index, codes)), shape=(pairable.shape[0], values.size))
+    n_c = np.asarray(counts.sum(axis=0)).ravel()
+    if level == "nominal":
+        same = np.asarray(counts.multiply(counts).sum(axis=1)).ravel()
+        d_o = float(np.sum((m_u ** 2 - same) / (m_u - 1.0))) / n
+        d_e = (n ** 2 - float(np.sum(n_c ** 2))) / (n * (n - 1.0))
+        return 1.0 - d_o / d_e
+    weighted = sparse.diags(1.0 / (m_u - 1.0)) @ counts
+    o = (counts.T @ weighted).toarray() - np.diag(np.asarray(weighted.sum(axis=0)).ravel())
+    if level == "ordinal":
+        cum = np.cumsum(n_c)
+        # delta^2_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)^2
+        lo = np.minimum.outer(np.arange(values.size), np.arange(values.size))
+        hi = np.maximum.outer(np.arange(values.size), np.arange(values.size))
+        between = cum[hi] - np.where(lo > 0, cum[lo - 1], 0.0)
+        delta = (between - (n_c[:, None] + n_c[None, :]) / 2.0) ** 2
+    else:  # ratio
+        s = values[:, None] + values[None, :]
+        delta = np.divide(values[:, None] - values[None, :], s, out=np.zeros_like(s), where=s != 0) ** 2
+    d_o = float(np.sum(o * delta))
+    d_e = float(np.sum(np.outer(n_c, n_c) * delta)) / (n - 1.0)
+    return 1.0 - d_o / d_e
+
+
+def _paired(x: Sequence, y: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    xa = np.asarray(x, dtype=float)
+    ya = np.asarray(y, dtype=float)
+    if xa.shape != ya.shape or xa.ndim != 1:
+        raise ValueError(f"x and y must be 1-d and the same length, got {xa.shape} and {ya.shape}")
+    keep = ~(np.isnan(xa) | np.isnan(ya))
+    return xa[keep], ya[keep]
+
+
+def _correlation(x: Sequence, y: Sequence, method: str) -> StatResult:
+    xa, ya = _paired(x, y)
+    n = int(xa.size)
+    if n < 2:
+        return StatResult(None, n, "fewer than two complete pairs")
+    if np.all(xa == xa[0]):
+        return StatResult(None, n, "x is constant (all tied): correlation undefined")
+    if np.all(ya == ya[0]):
+        return StatResult(None, n, "y is constant (all tied): correlation undefined")
+    from scipy import stats as sps
+
+    if method == "kendall_tau_b":
+        value = sps.kendalltau(xa, ya, variant="b").statistic
+    elif method == "spearman":
+        value = _pearson(sps.rankdata(xa), sps.rankdata(ya))
+    else:
+        value = _pearson(xa, ya)
+    return StatResult(float(value), n)
+
+
+def _pearson(xa: np.ndarray, ya: np.ndarray) -> float:
+    """r = sum(dx dy) / sqrt(sum(dx^2) sum(dy^2)), clipped to [-1, 1] (neither side constant). Computed here, not by
+    scipy.stats.pearsonr / spearmanr (their per-call overhead dominated the build on thousands of small groups);
+    tests check both equal scipy's."""
+    dx, dy = xa - xa.mean(), ya - ya.mean()
+    return float(np.clip((dx * dy).sum() / np.sqrt((dx * dx).sum() * (dy * dy).sum()), -1.0, 1.0))
+
+
+def kendall_tau_b(x: Sequence, y: Sequence) -> StatResult:
+    """Kendall's tau-b between two paired score lists, ties adjusted.
+
+    tau_b = (P - Q) / sqrt((P + Q + T_x) (P + Q + T_y)), P/Q concordant/discordant pairs, T_x/T_y pairs tied only in
+    x/only in y (Kendall 1945). Symmetric in x and y. Computed by scipy.stats.kendalltau(variant="b").
+    Pairs with a missing side are dropped. Undefined -> None: fewer than two pairs; x or y constant. n = pairs used.
+    """
+    return _correlation(x, y, "kendall_tau_b")
+
+
+def spearman_rho(x: Sequence, y: Sequence) -> StatResult:
+    """Spearman's rank correlation: Pearson's r of the average ranks (ties share their mean rank).
+
+    Ranks by scipy.stats.rankdata, r by _pearson (equal to scipy.stats.spearmanr). Missing pairs dropped;
+    undefined -> None (fewer than two pairs, a constant side).
+    """
+    return _correlation(x, y, "spearman")
+
+
+def pearson_r(x: Sequence, y: Sequence) -> StatResult:
+    """Pearson's product-moment correlation r = cov(x, y) / (sd_x sd_y) (equal to scipy.stats.pearsonr).
+
+    Missing pairs dropped; undefined -> None (fewer than two pairs, a constant side).
+    """
+    return _correlation(x, y, "pearson")
+
+
+def icc1(ratings) -> ICC1Result:
+    """One-way random-effects ICC: ICC(1,1) (one rater) and ICC(1,k) (mean of the k raters).
+
+    With n units, k raters per unit, MS_B = k * sum_i (mean_i - grand)^2 / (n - 1) (between units) and
+    MS_W = sum_ij (x_ij - mean_i)^2 / (n (k - 1)) (within units):
+        ICC(1,1) = (MS_B - MS_W) / (MS_B + (k - 1) MS_W),   ICC(1,k) = (MS_B - MS_W) / MS_B.
+    Shrout & Fleiss (1979), case 1; McGraw & Wong (1996) ICC(1) / ICC(k). One-way is the right model when rater
+    positions are not fixed people (HANNA, USR): the rater is not a factor. Values can be negative (more spread
+    inside units than between them).
+
+    ratings: units x raters, NaN missing. Raters with no rating are dropped; units missing any remaining rater are
+    dropped (listwise, the balanced design the formula needs). Undefined -> None with reason: fewer than two
+    raters or two complete units; no variance at all (every rating equal); MS_B = 0 for ICC(1,k). n = units used.
+    """
+    m, reason = _matrix(ratings)
+    if m is None:
+        return ICC1Result(StatResult(None, 0, reason), StatResult(None, 0, reason), 0)
+    m = m[:, ~np.all(np.isnan(m), axis=0)] if m.size else m
+    k = int(m.shape[1]) if m.ndim == 2 else 0
+    complete = m[~np.any(np.isnan(m), axis=1)] if k else m
+    n = int(complete.shape[0]) if k else 0
+    if k < 2:
+        r = StatResult(None, n, "fewer than two raters with ratings")
+        return ICC1Result(r, r, k)
+    if n < 2:
+        r = StatResult(None, n, "fewer than two units rated by every rater")
+        return ICC1Result(r, r, k)
+    unit_means = complete.mean(axis=1)
+    grand = complete.mean()
+    ms_b = k * float(np.sum((unit_means - grand) ** 2)) / (n - 1)
+    ms_w = float(np.sum((complete - unit_means[:, None]) ** 2)) / (n * (k - 1))
+    denom_single = ms_b + (k - 1) * ms_w
+    if denom_single <= 0:
+        r = StatResult(None, n, "all ratings equal: no variance")
+        return ICC1Result(r, r, k)
+    single = StatResult((ms_b - ms_w) / denom_single, n)
+    if ms_b <= 0:
+        average = StatResult(None, n, "no variance between units (MS_B = 0): ICC(1,k) undefined")
+    else:
+        average = StatResult((ms_b - ms_w) / ms_b, n)
+    return ICC1Result(single, average, k)
+
+
+def _category_counts(ratings, labels: Sequence | None) -> tuple[np.ndarray | None, int, str | None]:
+    """Units x categories count table n_ij (units with no rating dropped); q = number of categories."""
+    m, reason = _matrix(ratings, labels)
+    if m is None:
+        return None, 0, reason
+    if labels is not None:
+        cats = np.array([float(lab) for lab in labels]) if np.isfinite(
+            np.nanmax(m) if np.any(~np.isnan(m)) else 0) and all(
+            isinstance(lab, (int, float, np.integer, np.floating)) for lab in labels) else np.arange(len(labels),
+                                                                                                   dtype=float)
+    else:
+        cats = np.unique(m[~np.isnan(m)])
+    table = np.stack([np.sum(m == c, axis=1) for c in cats], axis=1) if cats.size else np.zeros((m.shape[0], 0))
+    table = table[table.sum(axis=1) > 0]
+    return table.astype(float), int(cats.size), None
+
+
+def percent_agreement(ratings, labels: Sequence | None = None) -> StatResult:
+    """Observed pairwise agreement: mean over units of (agreeing rater pairs / rater pairs).
+
+    P_i = sum_j n_ij (n_ij - 1) / (n_i (n_i - 1)), P = mean_i P_i over units with n_i >= 2 (Fleiss 1971's P-bar).
+    With two raters this is the exact-agreement rate. Undefined -> None: no unit rated twice.
+    """
+    table, _, reason = _category_counts(ratings, labels)
+    if table is None:
+        return StatResult(None, 0, reason)
+    table = table[table.sum(axis=1) >= 2]
+    if table.shape[0] == 0:
+        return StatResult(None, 0, "no unit has two or more ratings")
+    n_i = table.sum(axis=1)
+    p_i = (table * (table - 1)).sum(axis=1) / (n_i * (n_i - 1))
+    return StatResult(float(p_i.mean()), int(table.shape[0]))
+
+
+def fleiss_kappa(ratings, labels: Sequence | None = None) -> StatResult:
+    """Fleiss' kappa for any number of raters per unit (categories treated as nominal).
+
+    kappa = (P - P_e) / (1 - P_e); P = mean_i sum_j n_ij (n_ij - 1) / (n_i (n_i - 1)) over units with n_i >= 2;
+    p_j = sum_i n_ij / sum_i n_i; P_e = sum_j p_j^2 (Fleiss 1971; unequal n_i as in Fleiss, Levin & Paik 2003).
+    labels: the scale (default: categories observed). Undefined -> None: no unit rated twice; every rating in one
+    category (P_e = 1); a value not on the scale. n = units used.
+    """
+    table, _, reason = _category_counts(ratings, labels)
+    if table is None:
+        return StatResult(None, 0, reason)
+    table = table[table.sum(axis=1) >= 2]
+    n = int(table.shape[0])
+    if n == 0:
+        return StatResult(None, 0, "no unit has two or more ratings")
+    n_i = table.sum(axis=1)
+    p_bar = float(((table * (table - 1)).sum(axis=1) / (n_i * (n_i - 1))).mean())
+    p_j = table.sum(axis=0) / table.sum()
+    p_e = float(np.sum(p_j ** 2))
+    if p_e >= 1.0 - 1e-15:
+        return StatResult(None, n, "all ratings in one category: chance agreement is 1, kappa undefined")
+    return StatResult((p_bar - p_e) / (1.0 - p_e), n)
+
+
+def gwet_ac1(ratings, labels: Sequence | None = None) -> StatResult:
+    """Gwet's AC1 for any number of raters (nominal categories), robust to skewed prevalence.
+
+    AC1 = (p_a - p_e) / (1 - p_e); p_a = mean over units with r_i >= 2 of sum_k r_ik (r_ik - 1) / (r_i (r_i - 1));
+    p_e = 1/(q - 1) * sum_k pi_k (1 - pi_k), pi_k = mean over rated units of r_ik / r_i, q = number of categories
+    (the scale's, when labels are given: binary flags q = 2). Gwet (2008), Br J Math Stat Psychol 61:29-48;
+    Gwet, Handbook of Inter-Rater Reliability (4th ed.), ch. 4.
+
+    Undefined -> None with reason: fewer than two categories on the scale; no unit rated twice; every rating in one
+    category (the formula gives 1, but a statistic built on a constant flag says nothing: reported NULL, not 1).
+    """
+    table, q, reason = _category_counts(ratings, labels)
+    if table is None:
+        return StatResult(None, 0, reason)
+    if q < 2:
+        return StatResult(None, 0, "fewer than two categories")
+    r_i = table.sum(axis=1)
+    pi_k = (table / r_i[:, None]).mean(axis=0)
+    pairable = table[r_i >= 2]
+    n = int(pairable.shape[0])
+    if n == 0:
+        return StatResult(None, 0, "no unit has two or more ratings")
+    if np.count_nonzero(table.sum(axis=0)) < 2:
+        return StatResult(None, n, "all ratings in one category: chance-corrected agreement undefined")
+    rp = pairable.sum(axis=1)
+    p_a = float(((pairable * (pairable - 1)).sum(axis=1) / (rp * (rp - 1))).mean())
+    p_e = float(np.sum(pi_k * (1 - pi_k)) / (q - 1))
+    return StatResult((p_a - p_e) / (1 - p_e), n)
+
+
+def mean_pairwise_spearman(ratings) -> StatResult:
+    """Mean of Spearman's rho over every pair of raters (columns), each on the units both rated.
+
+    Pairs whose rho is undefined (fewer than two shared units, a constant rater) are left out; n = rater pairs
+    averaged. Undefined -> None when no pair has a defined rho.
+    """
+    m, reason = _matrix(ratings)
+    if m is None:
+        return StatResult(None, 0, reason)
+    values, reasons = [], []
+    for i in range(m.shape[1]):
+        for j in range(i + 1, m.shape[1]):
+            r = spearman_rho(m[:, i], m[:, j])
+            if r.value is None:
+                reasons.append(r.reason)
+            else:
+                values.append(r.value)
+    if not values:
+        return StatResult(None, 0, "no rater pair with a defined Spearman rho" + (f" ({reasons[0]})" if reasons
+                                                                                 else ""))
+    return StatResult(float(np.mean(values)), len(values))
+
+
+def average_ranks(scores: Sequence, higher_is_better: bool = True) -> np.ndarray:
+    """Ranks 1..n of the scores, ties sharing their average rank (rank 1 = best); NaN stays NaN."""
+    from scipy.stats import rankdata
+
+    a = np.asarray(scores, dtype=float)
+    out = np.full(a.shape, np.nan)
+    keep = ~np.isnan(a)
+    out[keep] = rankdata(-a[keep] if higher_is_better else a[keep], method="average")
+    return out
+
+
+def rank_based_alpha(system_means, level: str = "ordinal", higher_is_better: bool = True) -> StatResult:
+    """Krippendorff's alpha on system ranks: each rater's (column's) system mean scores become ranks (ties averaged),
+    then alpha over the systems x raters rank matrix (Sottana et al. 2023, Tables 2 and 7).
+
+    system_means: systems x raters, NaN where a rater scored no response of a system (its rank is missing).
+    Same NULL rules as krippendorff_alpha, plus fewer than two systems -> None; n = systems ranked by at least two
+    raters.
+    """
+    m = np.asarray(system_means, dtype=float)
+    if m.ndim != 2:
+        raise ValueError("system_means must be systems x raters")
+    if m.shape[0] < 2:
+        return StatResult(None, int(m.shape[0]), "fewer than two systems: nothing to rank")
+    ranks = np.column_stack([average_ranks(m[:, j], higher_is_better) for j in range(m.shape[1])]) \
+        if m.shape[1] else m
+    return krippendorff_alpha(ranks, level)

@@ -1,0 +1,203 @@
+"""The first filter's dbt Python models, as functions of a DuckDB session: int_text_checks and int_phrase_checks.
+
+Set-based work is SQL run by DuckDB (both cores); per-text work runs once per distinct text over Arrow batches
+(``evalhouse.text.batch``). Nothing is pulled into pandas. The one-text reference functions are in
+``evalhouse.text.checks``; every result here equals them (tests/test_first_filter_frames.py).
+"""
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from evalhouse.text import batch as tb
+from evalhouse.text import checks as tx
+
+__all__ = [
+    "CHECKS_VERSION",
+    "PHRASE_CHECK_COLUMNS",
+    "TEXT_CHECK_COLUMNS",
+    "phrase_checks",
+    "text_checks",
+    "text_profiles",
+]
+
+# Part of every stored content hash: a new version rechecks every stored text once.
+CHECKS_VERSION = "text-checks-2"
+BATCH_ROWS = 100_000
+
+TEXT_CHECK_COLUMNS = [
+    "suite", "response_id", "content_hash", "detected_language", "detected_language_reason", "sentence_count",
+    "response_chars", "response_text_normalized",
+]
+PHRASE_CHECK_COLUMNS = [
+    "suite", "response_id", "item_id", "gold_kind", "phrase", "found_plain", "found_normalized",
+    "negated_occurrences", "violation_negation_aware",
+]
+
+_PROFILE_SCHEMA = pa.schema([
+    ("response_text", pa.large_string()), ("detected_language", pa.string()), ("sentence_count", pa.int32()),
+    ("response_text_normalized", pa.large_string()),
+])
+
+
+def text_profiles(texts: pa.Array) -> pa.Table:
+    """Per distinct non-NULL text: detected_language (CLD2, 'und' when unsure or under 8 letters), sentence_count
+    (``evalhouse.text.checks.sentence_count`` with that language) and the normalised text
+    (``evalhouse.text.checks.normalize``).
+    """
+    texts = pc.cast(texts, pa.large_string())
+    languages, _ = tb.language_array(texts)
+    return pa.table([texts, languages, tb.sentence_count_array(texts, languages), tb.normalize_array(texts)],
+                    schema=_PROFILE_SCHEMA)
+
+
+def _hashed(responses_sql: str) -> str:
+    return (
+        "select r.suite, r.response_id, r.response_text, "
+        f"md5('{CHECKS_VERSION}' || chr(29) || coalesce(r.response_text, chr(30))) as content_hash "
+        f"from ({responses_sql}) as r"
+    )
+
+
+def text_checks(session, responses_sql: str, this: str | None = None):
+    """int_text_checks: one row per response of ``responses_sql`` (TEXT_CHECK_COLUMNS), as a DuckDB relation.
+
+    With ``this`` (the stored table of an incremental run), only responses whose content hash (md5 of the checks
+    version and the reply text) is not stored are checked. NULL text: detected_language NULL with
+    detected_language_reason 'no reply text', sentence_count, response_chars and the normalised text NULL.
+    Texts go through Python in batches of BATCH_ROWS distinct texts.
+    """
+    todo = _hashed(responses_sql)
+    if this is not None:
+        todo = (f"select h.* from ({todo}) as h left join {this} as t "
+                "on t.response_id = h.response_id and t.content_hash = h.content_hash where t.response_id is null")
+    # Streamed: DuckDB yields the next batch while Python works on one; read to the end before the next query.
+    reader = session.execute(
+        f"select distinct response_text from ({todo}) where response_text is not null"
+    ).to_arrow_reader(BATCH_ROWS)
+    parts = [text_profiles(batch.column(0)) for batch in reader]
+    profiles = pa.concat_tables(parts) if parts else _PROFILE_SCHEMA.empty_table()
+    session.register("__evalhouse_text_profiles", profiles)
+    return session.sql(f"""
+        select
+            t.suite,
+            t.response_id,
+            t.content_hash,
+            p.detected_language,
+            case when t.response_text is null then '{tb.NO_TEXT_REASON}' end as detected_language_reason,
+            p.sentence_count,
+            cast(length(t.response_text) as integer) as response_chars,
+            cast(p.response_text_normalized as varchar) as response_text_normalized
+        from ({todo}) as t
+        left join __evalhouse_text_profiles as p on p.response_text = t.response_text
+    """)
+
+
+# Whole-word search with constant patterns: a mark (U+E001) is put at every boundary between a letter or digit
+# and anything else, and at the text's ends next to a letter or digit. A phrase that starts and ends with a letter
+# or digit occurs as whole words exactly when its marked form is a substring of the marked text. Other phrases
+# (rare: "-30 %") are matched with a pattern per phrase.
+_ALNUM = r"[\pL\pN]"
+_NOT_ALNUM = r"[^\pL\pN]"
+
+
+def _marked(expr: str) -> str:
+    mark = "chr(57345)"
+    inner = (f"regexp_replace(regexp_replace({expr}, '({_ALNUM})({_NOT_ALNUM})', '\\1' || {mark} || '\\2', 'g'), "
+             f"'({_NOT_ALNUM})({_ALNUM})', '\\1' || {mark} || '\\2', 'g')")
+    return (f"(case when regexp_matches({expr}, '^{_ALNUM}') then {mark} else '' end || {inner} || "
+            f"case when regexp_matches({expr}, '{_ALNUM}$') then {mark} else '' end)")
+
+
+_NEGATION_RE2 = ("(^|[^\\pL\\pN])(not|no|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|unable|nor|"
+                 "ne|n'|pas|jamais|aucun|aucune|impossible|interdit)($|[^\\pL\\pN])")
+
+
+def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
+    """int_phrase_checks: one row per response with text x required/forbidden phrase of its item
+    (PHRASE_CHECK_COLUMNS), as a DuckDB relation.
+
+    found_plain: ``lower(phrase)`` is a substring of ``lower(text)`` (the plain word search; DuckDB's lower).
+    found_normalized: the normalised phrase occurs as whole words in the normalised text (int_text_checks).
+    Forbidden phrases: a found phrase in a text without any negation cue or encouragement idiom has no negated
+    occurrence (violation = found); the others go through ``evalhouse.text.checks.check_forbidden`` once per distinct
+    (text, phrase). Required phrases: negated_occurrences and violation_negation_aware NULL.
+    An empty normalised phrase raises ValueError naming the suite and item.
+    """
+    phrases = session.sql(
+        f"select distinct gold_value as phrase from ({gold_sql}) "
+        "where gold_kind in ('required_phrase', 'forbidden_phrase')").to_arrow_table().column(0)
+    norm = tb.normalize_array(phrases)
+    session.register("__evalhouse_phrases", pa.table({"phrase": pc.cast(phrases, pa.large_string()),
+                                                      "phrase_normalized": norm}))
+    empty = session.sql(
+        f"select g.suite, g.item_id, g.gold_value from ({gold_sql}) as g join __evalhouse_phrases as p "
+        "on p.phrase = g.gold_value where p.phrase_normalized = '' "
+        "and g.gold_kind in ('required_phrase', 'forbidden_phrase') limit 1").fetchall()
+    if empty:
+        raise ValueError(f"empty phrase after normalisation: suite {empty[0][0]}, item {empty[0][1]}, "
+                         f"gold_value {empty[0][2]!r}")
+    session.execute(f"""
+        create or replace temp table __evalhouse_phrase_pairs as
+        with phrases as (
+            select phrase, phrase_normalized,
+                   regexp_matches(phrase_normalized, '^{_ALNUM}') and regexp_matches(phrase_normalized, '{_ALNUM}$')
+                       as alnum_edges,
+                   {_marked('phrase_normalized')} as phrase_marked,
+                   '(^|{_NOT_ALNUM})' || regexp_escape(phrase_normalized) || '($|{_NOT_ALNUM})' as phrase_pattern
+            from __evalhouse_phrases
+        ),
+        texts as (
+            select r.suite, r.response_id, r.item_id, r.response_text, c.response_text_normalized as text_normalized,
+                   {_marked('c.response_text_normalized')} as text_marked
+            from ({responses_sql}) as r
+            inner join ({checks_sql}) as c on c.suite = r.suite and c.response_id = r.response_id
+            where r.response_text is not null
+        ),
+        pairs as (
+            select t.suite, t.response_id, t.item_id, g.gold_kind, g.gold_value as phrase, t.response_text,
+                   t.text_normalized, t.text_marked, p.phrase_normalized, p.alnum_edges, p.phrase_marked,
+                   p.phrase_pattern
+            from texts as t
+            inner join ({gold_sql}) as g
+                on g.suite = t.suite and g.item_id = t.item_id
+               and g.gold_kind in ('required_phrase', 'forbidden_phrase')
+            inner join phrases as p on p.phrase = g.gold_value
+        ),
+        searched as (
+            select *,
+                   contains(lower(response_text), lower(phrase)) as found_plain,
+                   case when not contains(text_normalized, phrase_normalized) then false
+                        when alnum_edges then contains(text_marked, phrase_marked)
+                        else regexp_matches(text_normalized, phrase_pattern) end as found_normalized
+            from pairs
+        )
+        select suite, response_id, item_id, gold_kind, phrase, response_text, found_plain, found_normalized,
+               gold_kind = 'forbidden_phrase' and found_normalized
+               and (regexp_matches(text_normalized, '{_NEGATION_RE2.replace("'", "''")}')
+                    or regexp_matches(text_normalized, '{tx._ENCOURAGEMENT.pattern.replace("'", "''")}'))
+                   as needs_negation_check
+        from searched
+    """)
+    negation = session.sql(
+        "select distinct response_text, phrase from __evalhouse_phrase_pairs where needs_negation_check"
+    ).to_arrow_table()
+    results = [tx.check_forbidden(t, p) for t, p in zip(negation.column(0).to_pylist(),
+                                                          negation.column(1).to_pylist())]
+    session.register("__evalhouse_negation", pa.table({
+        "response_text": negation.column(0), "phrase": negation.column(1),
+        "negated_occurrences": pa.array([r.negated_occurrences for r in results], pa.int64()),
+        "violation": pa.array([r.violation for r in results], pa.bool_()),
+    }))
+    return session.sql("""
+        select p.suite, p.response_id, p.item_id, p.gold_kind, p.phrase, p.found_plain, p.found_normalized,
+               case when p.gold_kind = 'required_phrase' then null
+                    when p.needs_negation_check then n.negated_occurrences
+                    else cast(0 as bigint) end as negated_occurrences,
+               case when p.gold_kind = 'required_phrase' then null
+                    when p.needs_negation_check then n.violation
+                    else p.found_normalized end as violation_negation_aware
+        from __evalhouse_phrase_pairs as p
+        left join __evalhouse_negation as n
+            on p.needs_negation_check and n.response_text = p.response_text and n.phrase = p.phrase
+    """)
