@@ -160,3 +160,16 @@ def test_with_direction_labels_each_row_from_its_rubric():
     # matched on suite x rubric x version x criterion; suite t has no rubric row: higher (int_rubric_criteria's default)
     assert out["direction"].tolist() == ["lower", "higher", "higher", "higher"]
     assert out["mean_bias"].tolist() == table["mean_bias"].tolist()
+
+
+def test_equal_system_means_tie_whatever_order_the_rows_come_in():
+    # the same seven scores per system in two orders: summed in row order they differ in the last bit
+    # (0.34285714285714286 vs 0.3428571428571428), so an unrounded ranking would put one system ahead
+    a = [2 / 3, 1 / 3, 0.7, 0.2, 0.3, 0.1, 0.1]
+    b = [0.3, 0.1, 1 / 3, 0.7, 2 / 3, 0.2, 0.1]
+    assert sum(a) / 7 != sum(b) / 7
+    t = long_table({"h": a + b}, scale=(0, 1), systems=["s0"] * 7 + ["s1"] * 7)
+    out = reliability.system_rankings_table(t)
+    human = out[out["ranker"] == "h"].set_index("system_id")
+    assert human.loc["s0", "mean_score"] == human.loc["s1", "mean_score"] == pytest.approx(2.4 / 7)
+    assert human["system_rank"].tolist() == [1.5, 1.5]

@@ -382,12 +382,15 @@ def _direction(directions: pd.DataFrame | None, key: dict) -> bool:
 
 
 def _system_means(frame: pd.DataFrame) -> pd.DataFrame:
-    """systems x rankers: each rater's mean over the responses it scored, plus the human mean's system mean."""
+    """systems x rankers: each rater's mean over the responses it scored, plus the human mean's system mean.
+
+    Means are rounded to 12 significant digits: a float sum depends on the order the rows arrive in, so two systems
+    with equal means (e.g. 694/288 each) would otherwise tie in one build and not in the next."""
     used = frame[frame["score_value"].notna()]
     per_rater = used.groupby(["system_id", "rater_id"])["score_value"].mean().unstack()
     hm = _human_mean(frame).join(_response_info(frame)["system_id"])
     per_rater["human_mean"] = hm.groupby("system_id")["human_mean"].mean()
-    return per_rater
+    return per_rater.apply(lambda col: pd.Series(_significant(col.to_numpy(float)), index=col.index))
 
 
 def system_rankings_table(scores: pd.DataFrame, directions: pd.DataFrame | None = None) -> pd.DataFrame:
