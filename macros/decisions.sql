@@ -78,17 +78,6 @@ regexp_extract(replace({{ expr }}, '\\', '/'), '([^/]+)/[^/]+$', 1)
 regexp_extract(replace({{ expr }}, '\', '/'), '([^/]+)/[^/]+$', 1)
 {%- endmacro %}
 
-{#- decisions_string_agg(expr, sep, order_expr): ordered text list of a group. -#}
-{% macro decisions_string_agg(expr, sep, order_expr) -%}
-  {{ return(adapter.dispatch('decisions_string_agg', 'evalhouse')(expr, sep, order_expr)) }}
-{%- endmacro %}
-{% macro default__decisions_string_agg(expr, sep, order_expr) -%}
-array_join(transform(array_sort(collect_list(struct({{ order_expr }} as k, {{ expr }} as v))), x -> x.v), '{{ sep }}')
-{%- endmacro %}
-{% macro duckdb__decisions_string_agg(expr, sep, order_expr) -%}
-string_agg({{ expr }}, '{{ sep }}' order by {{ order_expr }})
-{%- endmacro %}
-
 {#-
   decisions_parse_amount(expr, decimal_separator, thousands_separator): exact DECIMAL(38, 6) of a money/quantity
   text, NULL when empty or unreadable. Grammar (the same as evalhouse.decisions.money.parse_amount, built by

@@ -57,7 +57,7 @@ message as (
     having count(*) > 0
 )
 
-select failures.weight_group, failures.weight_sum, failures.problem, {{ grade_raise('message.msg') }} as raised
+select failures.weight_group, failures.weight_sum, failures.problem, {{ raise_query_error('message.msg') }} as raised
 from failures
 cross join message
 {% endtest %}

@@ -16,12 +16,14 @@ unnest(string_split({{ col }}, '{{ sep }}'))
 substr(md5({{ expr }}), 1, 12)
 {%- endmacro %}
 
-{#- string_agg_ordered(expr, order_expr, sep): the values of expr joined by sep in order_expr order. -#}
+{#- string_agg_ordered(expr, order_expr, sep): the non-NULL values of expr joined by sep in order_expr order (one or
+    more comma-separated sort expressions); NULL when the group has none. -#}
 {% macro string_agg_ordered(expr, order_expr, sep) -%}
   {{ return(adapter.dispatch('string_agg_ordered', 'evalhouse')(expr, order_expr, sep)) }}
 {%- endmacro %}
 {% macro default__string_agg_ordered(expr, order_expr, sep) -%}
-array_join(transform(array_sort(collect_list(struct({{ order_expr }}, {{ expr }}))), x -> x.col2), '{{ sep }}')
+array_join(transform(array_sort(collect_list(struct({{ order_expr }}, {{ expr }} as agg_value))), x -> x.agg_value),
+           '{{ sep }}')
 {%- endmacro %}
 {% macro duckdb__string_agg_ordered(expr, order_expr, sep) -%}
 string_agg({{ expr }}, '{{ sep }}' order by {{ order_expr }})
@@ -48,3 +50,54 @@ percentile({{ expr }}, {{ fraction }})
 {% macro duckdb__percentile_cont(expr, fraction) -%}
 quantile_cont({{ expr }}, {{ fraction }})
 {%- endmacro %}
+
+{#- list_size(list) and list_element(list, i) (1-based; -1 = last). -#}
+{% macro list_size(expr) -%}
+  {{ return(adapter.dispatch('list_size', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__list_size(expr) -%}size({{ expr }}){%- endmacro %}
+{% macro duckdb__list_size(expr) -%}len({{ expr }}){%- endmacro %}
+
+{% macro list_element(expr, i) -%}
+  {{ return(adapter.dispatch('list_element', 'evalhouse')(expr, i)) }}
+{%- endmacro %}
+{% macro default__list_element(expr, i) -%}element_at({{ expr }}, {{ i }}){%- endmacro %}
+{% macro duckdb__list_element(expr, i) -%}list_extract({{ expr }}, {{ i }}){%- endmacro %}
+
+{#- regex_contains(expr, pattern): true when the RE2/Java pattern matches somewhere in expr. -#}
+{% macro regex_contains(expr, pattern) -%}
+  {{ return(adapter.dispatch('regex_contains', 'evalhouse')(expr, pattern)) }}
+{%- endmacro %}
+{% macro default__regex_contains(expr, pattern) -%}({{ expr }} rlike {{ pattern }}){%- endmacro %}
+{% macro duckdb__regex_contains(expr, pattern) -%}regexp_matches({{ expr }}, {{ pattern }}){%- endmacro %}
+
+{#- unnest_positions(list_col, value_alias, pos_alias): select-list fragment giving one row per list element
+    with its 1-based position. -#}
+{% macro unnest_positions(list_col, value_alias, pos_alias) -%}
+  {{ return(adapter.dispatch('unnest_positions', 'evalhouse')(list_col, value_alias, pos_alias)) }}
+{%- endmacro %}
+{% macro default__unnest_positions(list_col, value_alias, pos_alias) -%}
+posexplode({{ list_col }}) as ({{ pos_alias }}_0, {{ value_alias }})
+{%- endmacro %}
+{% macro duckdb__unnest_positions(list_col, value_alias, pos_alias) -%}
+unnest({{ list_col }}) as {{ value_alias }}, generate_subscripts({{ list_col }}, 1) as {{ pos_alias }}
+{%- endmacro %}
+
+{#- unnest_map(map_col, key_alias, value_alias): one row per map entry. -#}
+{% macro unnest_map(map_col, key_alias, value_alias) -%}
+  {{ return(adapter.dispatch('unnest_map', 'evalhouse')(map_col, key_alias, value_alias)) }}
+{%- endmacro %}
+{% macro default__unnest_map(map_col, key_alias, value_alias) -%}
+explode({{ map_col }}) as ({{ key_alias }}, {{ value_alias }})
+{%- endmacro %}
+{% macro duckdb__unnest_map(map_col, key_alias, value_alias) -%}
+unnest(map_keys({{ map_col }})) as {{ key_alias }}, unnest(map_values({{ map_col }})) as {{ value_alias }}
+{%- endmacro %}
+
+{#- raise_query_error(message_expr): an expression that aborts the query with the message (fails the dbt test or
+    build). -#}
+{% macro raise_query_error(message_expr) -%}
+  {{ return(adapter.dispatch('raise_query_error', 'evalhouse')(message_expr)) }}
+{%- endmacro %}
+{% macro default__raise_query_error(message_expr) -%}raise_error({{ message_expr }}){%- endmacro %}
+{% macro duckdb__raise_query_error(message_expr) -%}error({{ message_expr }}){%- endmacro %}

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -115,3 +117,23 @@ def test_the_rules_catch_a_mart_reading_staging():
     assert violations(fake) == {"fct_y": "mart reads a source, seed or staging model",
                                 "int_z": "intermediate reads a mart",
                                 "stg_w": "staging must read exactly one source (or base_ models)"}
+
+
+def test_every_macro_is_described(manifest):
+    """Each macro of the project has a description in macros/_macros.yml; the engine implementations behind
+    adapter.dispatch (duckdb__, default__, spark__) are described by their dispatching macro."""
+    undescribed = sorted(
+        m["name"] for m in manifest["macros"].values()
+        if m["package_name"] == "evalhouse" and not m["name"].startswith(("duckdb__", "default__", "spark__"))
+        and not (m.get("description") or "").strip())
+    assert undescribed == []
+
+
+def test_the_macro_descriptions_name_existing_macros():
+    """A description left behind by a removed or renamed macro is a stale entry."""
+    described = {m["name"] for m in yaml.safe_load((PROJECT / "macros" / "_macros.yml").read_text())["macros"]}
+    defined = set()
+    for path in (PROJECT / "macros").glob("*.sql"):
+        defined.update(("test_" if kind == "test" else "") + name for kind, name in
+                       re.findall(r"\{%-?\s*(macro|test)\s+([a-z_0-9]+)\s*\(", path.read_text()))
+    assert sorted(described - defined) == []

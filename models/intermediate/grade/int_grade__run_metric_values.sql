@@ -9,9 +9,9 @@ with labels as (
 ),
 
 single as (
-    select item_id, system_id, repetition, metric_key, label_value, {{ grade_list_element('tokens', 1) }} as token
+    select item_id, system_id, repetition, metric_key, label_value, {{ list_element('tokens', 1) }} as token
     from labels
-    where {{ grade_list_size('tokens') }} = 1
+    where {{ list_size('tokens') }} = 1
 )
 
 select
@@ -21,4 +21,4 @@ select
     metric_key,
     cast({{ grade_parse_number('token') }} as double) as metric_value
 from single
-where not {{ grade_regex_contains("replace(label_value, token, '')", "'\\pL'") }}
+where not {{ regex_contains("replace(label_value, token, '')", "'\\pL'") }}

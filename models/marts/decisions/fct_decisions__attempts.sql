@@ -27,7 +27,7 @@ select
     sum(case when attempts.dispatch_outcome = 'succeeded' then 1 else 0 end)    as n_succeeded,
     sum(case when attempts.dispatch_outcome = 'failed' then 1 else 0 end)       as n_failed,
     count(redispatched.case_id)                                                  as n_redispatched_after_success,
-    {{ decisions_string_agg('attempts.case_id', ',', 'attempts.case_id') }}     as cases_dispatched
+    {{ string_agg_ordered('attempts.case_id', 'attempts.case_id', ',') }}     as cases_dispatched
 from attempts
 left join redispatched
     on redispatched.experiment_id = attempts.experiment_id and redispatched.attempt_id = attempts.attempt_id

@@ -25,11 +25,11 @@ per_group as (
         group_id,
         sum(case when case_role = 'core' and case_status = 'recorded' then 1 else 0 end)   as n_core_recorded,
         sum(n_cards)                                                                        as n_cards,
-        {{ decisions_string_agg("case when case_role = 'core' and case_status = 'missing' then case_id end", ',', 'case_id') }}
+        {{ string_agg_ordered("case when case_role = 'core' and case_status = 'missing' then case_id end", 'case_id', ',') }}
                                                                                             as missing_cases,
-        {{ decisions_string_agg("case when case_status = 'duplicated' then case_id end", ',', 'case_id') }}
+        {{ string_agg_ordered("case when case_status = 'duplicated' then case_id end", 'case_id', ',') }}
                                                                                             as duplicated_cases,
-        {{ decisions_string_agg("case when case_status = 'no_valid_decision' then case_id end", ',', 'case_id') }}
+        {{ string_agg_ordered("case when case_status = 'no_valid_decision' then case_id end", 'case_id', ',') }}
                                                                                             as cases_without_valid_decision,
         sum(case when protocol_status = 'protocol_invalid' then 1 else 0 end)               as n_protocol_invalid_cards
     from outcomes

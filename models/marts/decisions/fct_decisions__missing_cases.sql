@@ -31,7 +31,7 @@ select
     outcomes.n_cards,
     outcomes.n_distinct_decisions,
     count(segments.attempt_id)                                                    as n_attempt_segments,
-    {{ decisions_string_agg('segments.segment', '; ', 'segments.attempt_id') }}  as attempt_segments
+    {{ string_agg_ordered('segments.segment', 'segments.attempt_id', '; ') }}  as attempt_segments
 from outcomes
 left join segments
     on segments.experiment_id = outcomes.experiment_id and segments.group_id = outcomes.group_id

@@ -45,7 +45,7 @@ agg as (
     select
         experiment_id, group_id, card_position,
         count(*) as n_problems,
-        {{ decisions_string_agg('problem', '; ', 'problem_order, problem') }} as problems
+        {{ string_agg_ordered('problem', 'problem_order, problem', '; ') }} as problems
     from problems
     group by experiment_id, group_id, card_position
 )

@@ -30,8 +30,8 @@ gold as (
 gold_typed as (
     select
         gold.*,
-        case when gold.gold_kind = 'numeric_fact' and {{ grade_list_size('gold_tokens') }} = 1
-             then {{ grade_parse_number(grade_list_element('gold_tokens', 1)) }} end    as gold_number,
+        case when gold.gold_kind = 'numeric_fact' and {{ list_size('gold_tokens') }} = 1
+             then {{ grade_parse_number(list_element('gold_tokens', 1)) }} end    as gold_number,
         case when gold.gold_kind = 'string_fact' then {{ grade_casefold('trim(gold_value)') }} end as gold_folded
     from gold
 ),
@@ -88,9 +88,9 @@ joined as (
 parsed as (
     select
         joined.*,
-        {{ grade_list_size('reply_tokens') }}                                      as n_reply_numbers,
-        {{ grade_list_element('reply_tokens', -1) }}                               as reply_token,
-        {{ grade_parse_number(grade_list_element('reply_tokens', -1)) }}           as reply_number,
+        {{ list_size('reply_tokens') }}                                      as n_reply_numbers,
+        {{ list_element('reply_tokens', -1) }}                               as reply_token,
+        {{ grade_parse_number(list_element('reply_tokens', -1)) }}           as reply_number,
         case when joined.gold_kind = 'string_fact' and joined.reply_text is not null
              then {{ grade_casefold('trim(reply_text)') }} end                     as reply_folded
     from joined

@@ -56,8 +56,8 @@ all_text as (
 evidence_markers as (
     select
         all_text.response_id,
-        max(case when {{ grade_regex_contains('all_text.txt', 'responses.entity_id_regex') }} then 1 else 0 end) as has_entity_id,
-        max(case when {{ grade_regex_contains('all_text.txt', "'[0-9] ?%|(^|[^0-9.])0[.][0-9]+'") }} then 1 else 0 end) as has_numeric_rate
+        max(case when {{ regex_contains('all_text.txt', 'responses.entity_id_regex') }} then 1 else 0 end) as has_entity_id,
+        max(case when {{ regex_contains('all_text.txt', "'[0-9] ?%|(^|[^0-9.])0[.][0-9]+'") }} then 1 else 0 end) as has_numeric_rate
     from all_text
     inner join responses on responses.response_id = all_text.response_id
     group by all_text.response_id

@@ -5,12 +5,12 @@ with responses as (
 ),
 
 findings as (
-    select response_id, {{ grade_unnest_positions('key_findings', 'item_text', 'position') }}
+    select response_id, {{ unnest_positions('key_findings', 'item_text', 'position') }}
     from responses
 ),
 
 limitations as (
-    select response_id, {{ grade_unnest_positions('limitations', 'item_text', 'position') }}
+    select response_id, {{ unnest_positions('limitations', 'item_text', 'position') }}
     from responses
 )
 

@@ -4,7 +4,7 @@ with responses as (
 ),
 
 entries as (
-    select response_id, {{ grade_unnest_map('structured_metrics', 'label_name', 'label_value') }}
+    select response_id, {{ unnest_map('structured_metrics', 'label_name', 'label_value') }}
     from responses
 )
 
