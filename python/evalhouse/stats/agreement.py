@@ -48,18 +48,39 @@ def cohen_kappa(a: Sequence, b: Sequence, labels: Sequence, weights: str | None 
     if unknown:
         raise ValueError(f"labels {unknown} are not on the scale {list(labels)}")
     index = {label: i for i, label in enumerate(labels)}
-    k = len(labels)
-    observed = np.zeros((k, k))
+    counts = np.zeros((len(labels), len(labels)))
     for x, y in pairs:
-        observed[index[x], index[y]] += 1
-    observed /= len(pairs)
+        counts[index[x], index[y]] += 1
+    return cohen_kappa_table(counts, weights)
+
+
+def cohen_kappa_table(counts, weights: str | None = None) -> StatResult:
+    """Cohen's kappa from a k x k contingency table: ``counts[i, j]`` = units rater A put in category i and rater B
+    in category j, categories in scale order (all k levels of the rubric, observed or not).
+
+    The same formula as ``cohen_kappa``: kappa = 1 - sum(w * O) / sum(w * E), O = counts / n, E the outer product of
+    O's row and column sums, w as in ``cohen_kappa``. Lets the warehouse aggregate the table in SQL and hand over
+    k x k numbers per rater pair instead of every rated unit. n = 0 -> None ("no shared units"); zero expected
+    disagreement -> None with its reason; a table that is not square, or has a negative count, raises ValueError.
+    """
+    if weights not in (None, "linear", "quadratic"):
+        raise ValueError(f"weights must be None, 'linear' or 'quadratic', not {weights!r}")
+    observed = np.array(counts, dtype=float)
+    if observed.ndim != 2 or observed.shape[0] != observed.shape[1]:
+        raise ValueError(f"a contingency table must be square, got shape {observed.shape}")
+    if (observed < 0).any():
+        raise ValueError("a contingency table cannot hold a negative count")
+    n = int(round(observed.sum()))
+    if n == 0:
+        return StatResult(None, 0, "no shared units")
+    observed /= observed.sum()
     expected = np.outer(observed.sum(axis=1), observed.sum(axis=0))
-    w = _weight_matrix(k, weights)
+    w = _weight_matrix(observed.shape[0], weights)
     expected_disagreement = float((w * expected).sum())
     if expected_disagreement == 0.0:
-        return StatResult(None, len(pairs), "undefined: both raters used a single, identical category")
+        return StatResult(None, n, "undefined: both raters used a single, identical category")
     value = 1.0 - float((w * observed).sum()) / expected_disagreement
-    return StatResult(value, len(pairs))
+    return StatResult(value, n)
 
 
 def _weight_matrix(k: int, weights: str | None) -> np.ndarray:
