@@ -261,3 +261,18 @@ def test_new_files_limit_row_checks_but_keys_and_duplicates_span_every_file(suit
     assert [str(p) for p in problems] == new_problems
     _, problems = check_suite(suite)
     assert sorted(str(p) for p in problems) == sorted(new_problems + [old_problem])
+
+
+def test_a_rubric_id_of_another_suite_is_an_error(suite):
+    other = suite.parent / "other_qa"
+    shutil.copytree(EXAMPLE, other)  # response ids default to <suite>:..., so only the rubric collides
+    _, problems = check_all(suite.parent)
+    assert [str(p) for p in problems] == [
+        "suites/team_qa/suite.yml:9:rubric_id: rubric_id 'example_qa_quality' is also used by suite 'other_qa'; "
+        "rubric ids must be unique across suites"]
+
+
+def test_an_unreadable_items_file_is_one_error_with_a_relative_path(suite):
+    (suite / "items.csv").write_bytes(b"item_id,input_text\nq1,caf\xe9\n")
+    found = [m for m in messages(suite) if "unknown item" not in m]
+    assert found == ["suites/team_qa/items.csv:2:-: not UTF-8 (byte 25)"]

@@ -57,6 +57,7 @@ class SuiteData:
     spec: dict = field(default_factory=dict)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     rubrics: dict[str, dict[int, dict[str, dict]]] = field(default_factory=dict)
+    spec_lines: dict[tuple, int] = field(default_factory=dict)  # YAML path in suite.yml -> line number
 
 
 def suite_folders(root: Path) -> list[Path]:
@@ -317,7 +318,7 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
                 rows = read_rows(path)
         except ImportRejected as exc:
             for msg in exc.problems:
-                problems.append(_parse_problem(msg, name))
+                problems.append(_parse_problem(msg.replace(str(path), name, 1), name))
             return None
         header = _csv_header(path) if suffix == ".csv" else sorted({k for _, r in rows for k in r})
         df = pd.DataFrame([r for _, r in rows], columns=header, dtype=object).fillna("")
@@ -683,6 +684,7 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
         problems.append(Problem(_rel(folder / "suite.yml"), 0, "", "missing suite.yml (run `evalhouse suite init`)"))
         return data, problems
     data.spec, lines = _read_spec(folder, problems)
+    data.spec_lines = lines
     data.rubrics = _expand_rubrics(data.spec, lines, _rel(folder / "suite.yml"), problems)
     _check_answer_rules(data.spec, lines, _rel(folder / "suite.yml"), problems)
     spec_ok = not problems
@@ -693,7 +695,7 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
             present[f] = _present_columns(folder, f)
         _expectations(df, table, present, problems, new)
         _json_objects(df if new is None else df[df["_file"].isin(new)], table, problems)
-    if "responses" in data.tables and "items" not in data.tables:
+    if "responses" in data.tables and "items" not in data.tables and not _has_table_file(folder, "items"):
         problems.append(Problem(_rel(folder), 0, "", "responses need an items file"))
     _fill_defaults(data, problems)
     # Scores against a broken suite.yml would only echo it.
@@ -704,6 +706,11 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
         problems.append(Problem(_rel(folder / "suite.yml"), _line(lines, ("baseline",)), "baseline",
                                 f"baseline {baseline!r} is not a system_id of the suite's responses"))
     return data, problems
+
+
+def _has_table_file(folder: Path, table: str) -> bool:
+    """True when the folder holds a data file of ``table`` (readable or not: a broken one has its own problem)."""
+    return bool(_table_files(folder, []).get(table))
 
 
 def _present_columns(folder: Path, rel_file: str) -> set[str]:

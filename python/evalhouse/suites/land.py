@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from evalhouse import files, paths
-from evalhouse.suites.check import EMPTY, Problem, SuiteData, check_suite, suite_folders
+from evalhouse.suites.check import EMPTY, Problem, SuiteData, _rel, check_suite, suite_folders
 from evalhouse.suites.contract import TABLES
 
 __all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_current", "suites_fingerprint",
@@ -96,9 +96,10 @@ def check_all(root: Path | None = None, names: list[str] | None = None) -> tuple
 
 
 def _collisions(suites: list[SuiteData]) -> list[Problem]:
-    """A response_id must name one response across every suite (the ratings store refers to it alone)."""
+    """A response_id must name one response across every suite (the ratings store refers to it alone), and a
+    rubric_id one rubric (ratings and the rubric marts are keyed by it without the suite)."""
     owner: dict[str, tuple[str, str, int]] = {}
-    problems = []
+    problems = _rubric_collisions(suites)
     for s in suites:
         df = s.tables.get("responses")
         if df is None:
@@ -110,6 +111,25 @@ def _collisions(suites: list[SuiteData]) -> list[Problem]:
                                         f"{o[0]!r} ({o[1]}:{o[2]}); ids must be unique across suites"))
             else:
                 owner.setdefault(rid, (s.name, f, int(r)))
+    return problems
+
+
+def _rubric_collisions(suites: list[SuiteData]) -> list[Problem]:
+    rubric_owner: dict[str, str] = {}
+    problems = []
+    for s in suites:
+        rubrics = s.spec.get("rubrics") if isinstance(s.spec, dict) else None
+        for i, rubric in enumerate(rubrics if isinstance(rubrics, list) else []):
+            rid = rubric.get("rubric_id") if isinstance(rubric, dict) else None
+            if not isinstance(rid, str):
+                continue
+            if rid in rubric_owner and rubric_owner[rid] != s.name:
+                line = s.spec_lines.get(("rubrics", i, "rubric_id"), 0)
+                problems.append(Problem(_rel(s.folder / "suite.yml"), line, "rubric_id",
+                                        f"rubric_id {rid!r} is also used by suite {rubric_owner[rid]!r}; "
+                                        "rubric ids must be unique across suites"))
+            else:
+                rubric_owner.setdefault(rid, s.name)
     return problems
 
 
