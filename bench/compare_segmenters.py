@@ -162,7 +162,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--db", type=Path, default=PROJECT / "warehouse" / "build" / "evalhouse.duckdb")
     ap.add_argument("--generated", type=int, default=0)
-    ap.add_argument("--gen-script", type=Path, default=PROJECT.parent.parent / "shared" / "perf" / "gen_data.py")
+    ap.add_argument("--gen-script", type=Path, default=PROJECT.parent / "shared" / "perf" / "gen_data.py")
     ap.add_argument("--syntok-max", type=int, default=10_000)
     ap.add_argument("--cache", type=Path, default=None, help="JSON cache of the generated texts' pysbd counts")
     ap.add_argument("--show", type=int, default=15)
