@@ -2,27 +2,30 @@
 
 {#-
   decisions_read_case_csv(kind, columns, amount_columns): every readable pack/cases/<case>/<kind>.csv file (as
-  listed by stg_decisions__case_files, with its own delimiter and number locale), one branch per file, unioned.
-  Columns: source_file, the listed text columns, extra_fields (text of a field beyond the header: the row has too
+  listed by base_decisions__case_files, with its own delimiter and number locale), one branch per file, unioned.
+  Columns: source_file, source_row (the row's number in its file, decisions_file_row_number: 1 = the first row
+  after the header), the listed text columns, extra_fields (text of a field beyond the header: the row has too
   many fields; NULL otherwise; a row with too few fields has its last columns NULL) and <column>_value, the exact
-  DECIMAL(38, 6) of each amount column in the case's locale (decisions_parse_amount). A file that cannot be read
-  (stg_decisions__case_files.file_problem) is left out here; the models count it against its case. The files are
-  the declared source decisions.<kind> (recorded as the model's parent). A model that calls this macro declares
-  `-- depends_on: {{ ref('stg_decisions__case_files') }}`.
+  DECIMAL(38, 6) of each amount column in the case's locale (decisions_parse_amount). (source_file, source_row) is
+  unique. A file that cannot be read (base_decisions__case_files.file_problem) is left out here; the models count
+  it against its case. The reading model's parents are recorded here: the declared source decisions.<kind> (the
+  files read) and base_decisions__case_files (queried at compile time for the files and how to read each), so the
+  model needs no `-- depends_on:` line. Called by base_decisions__pos, __budget and __inventory only.
 -#}
 {% macro decisions_read_case_csv(kind, columns, amount_columns) -%}
   {%- set _ = source('decisions', kind) -%}
+  {%- set listing = ref('base_decisions__case_files') -%}
   {%- set files = [] -%}
   {%- if execute -%}
-    {%- set listing = run_query("select source_file, csv_delimiter, decimal_separator, thousands_separator from "
-        ~ ref('stg_decisions__case_files') ~ " where file_kind = '" ~ kind ~ "' and file_problem is null"
-        ~ " order by source_file") -%}
-    {%- set files = listing.rows -%}
+    {%- set found = run_query("select source_file, csv_delimiter, decimal_separator, thousands_separator from "
+        ~ listing ~ " where file_kind = '" ~ kind ~ "' and file_problem is null order by source_file") -%}
+    {%- set files = found.rows -%}
   {%- endif -%}
   (
   {%- for f in files %}
     select
         filename as source_file,
+        source_row,
         {%- for c in columns %} {{ c }},{% endfor %} extra_fields
         {%- for c in amount_columns %},
         {{ decisions_parse_amount(c, f[2], f[3]) }} as {{ c }}_value
@@ -34,6 +37,7 @@
   {%- else %}
     select
         cast(null as varchar) as source_file,
+        cast(null as integer) as source_row,
         {%- for c in columns %} cast(null as varchar) as {{ c }},{% endfor %} cast(null as varchar) as extra_fields
         {%- for c in amount_columns %}, cast(null as decimal(38, 6)) as {{ c }}_value{% endfor %}
     where false
@@ -42,7 +46,8 @@
 {%- endmacro %}
 
 {#- decisions_read_csv_file(path, columns, delimiter): one CSV file, every column as text plus extra_fields, rows with
-    too few fields padded with NULL, rows with too many fields keep the first extra field in extra_fields. -#}
+    too few fields padded with NULL, rows with too many fields keep the first extra field in extra_fields; and
+    source_row, the row's number in the file (decisions_file_row_number). Never sniffed. -#}
 {% macro decisions_read_csv_file(path, columns, delimiter) -%}
   {{ return(adapter.dispatch('decisions_read_csv_file', 'evalhouse')(path, columns, delimiter)) }}
 {%- endmacro %}
@@ -50,32 +55,35 @@
   {{ exceptions.raise_compiler_error("decisions_read_csv_file is not implemented for adapter " ~ adapter.type()) }}
 {%- endmacro %}
 {% macro duckdb__decisions_read_csv_file(path, columns, delimiter) -%}
-read_csv('{{ path }}', header = true, auto_detect = false,
-         delim = '{{ {",": ",", ";": ";", "tab": "\t", "|": "|"}[delimiter] }}', quote = '"', escape = '"',
-         filename = true, null_padding = true, strict_mode = false,
-         columns = { {%- for c in columns %}'{{ c }}': 'VARCHAR', {% endfor -%} 'extra_fields': 'VARCHAR' })
+(
+    select
+        {{ decisions_file_row_number() }} as source_row,
+        csv_file.*
+    from read_csv('{{ path }}', header = true, auto_detect = false,
+                  delim = '{{ {",": ",", ";": ";", "tab": "\t", "|": "|"}[delimiter] }}', quote = '"', escape = '"',
+                  filename = true, null_padding = true, strict_mode = false,
+                  columns = { {%- for c in columns %}'{{ c }}': 'VARCHAR', {% endfor -%} 'extra_fields': 'VARCHAR' })
+        as csv_file
+)
 {%- endmacro %}
 
-{#- decisions_full_match(expr, pattern): true when the whole text matches the regular expression. -#}
-{% macro decisions_full_match(expr, pattern) -%}
-  {{ return(adapter.dispatch('decisions_full_match', 'evalhouse')(expr, pattern)) }}
+{#-
+  decisions_file_row_number(): the number of each row in its file, as an INTEGER column of a SELECT whose FROM is
+  the reader of that one file alone (no join, no WHERE in that SELECT: a WHERE applies before window functions):
+  1 = the first row after the header, then the rows in the order the reader returns them (a blank line, which the
+  reader skips, is not counted; with no blank line, row N is line N + 1 of the file). DuckDB: row_number() OVER ()
+  -- DuckDB returns a single scan's rows in file order and a window with an empty OVER keeps that order (DuckDB's
+  documented order preservation, preserve_insertion_order on, its default), so the number is the same on every run.
+  The numbering runs that one file's scan on one thread (a streaming window); the files are separate scans.
+-#}
+{% macro decisions_file_row_number() -%}
+  {{ return(adapter.dispatch('decisions_file_row_number', 'evalhouse')()) }}
 {%- endmacro %}
-{% macro default__decisions_full_match(expr, pattern) -%}
-({{ expr }} rlike '^({{ pattern }})$')
+{% macro default__decisions_file_row_number() -%}
+  {{ exceptions.raise_compiler_error("decisions_file_row_number is not implemented for adapter " ~ adapter.type()) }}
 {%- endmacro %}
-{% macro duckdb__decisions_full_match(expr, pattern) -%}
-regexp_full_match({{ expr }}, '{{ pattern }}')
-{%- endmacro %}
-
-{#- decisions_parent_dir(path_expr): name of the folder holding a file (the case id of cases/<case>/pos.csv). -#}
-{% macro decisions_parent_dir(expr) -%}
-  {{ return(adapter.dispatch('decisions_parent_dir', 'evalhouse')(expr)) }}
-{%- endmacro %}
-{% macro default__decisions_parent_dir(expr) -%}
-regexp_extract(replace({{ expr }}, '\\', '/'), '([^/]+)/[^/]+$', 1)
-{%- endmacro %}
-{% macro duckdb__decisions_parent_dir(expr) -%}
-regexp_extract(replace({{ expr }}, '\', '/'), '([^/]+)/[^/]+$', 1)
+{% macro duckdb__decisions_file_row_number() -%}
+cast(row_number() over () as integer)
 {%- endmacro %}
 
 {#-
@@ -111,7 +119,7 @@ regexp_extract(replace({{ expr }}, '\', '/'), '([^/]+)/[^/]+$', 1)
     {%- set cleaned = "replace(" ~ cleaned ~ ", ',', '.')" -%}
   {%- endif -%}
 case
-    when {{ decisions_full_match(trimmed, decisions_amount_pattern(decimal_separator, thousands_separator)) }}
+    when {{ regex_full_match(trimmed, decisions_amount_pattern(decimal_separator, thousands_separator)) }}
      and length({{ trimmed }}) - length(replace({{ trimmed }}, '-', '')) <= 1
     then cast(try_cast({{ cleaned }} as decimal(18, 6)) as decimal(38, 6))
 end

@@ -101,3 +101,25 @@ unnest(map_keys({{ map_col }})) as {{ key_alias }}, unnest(map_values({{ map_col
 {%- endmacro %}
 {% macro default__raise_query_error(message_expr) -%}raise_error({{ message_expr }}){%- endmacro %}
 {% macro duckdb__raise_query_error(message_expr) -%}error({{ message_expr }}){%- endmacro %}
+
+{#- regex_full_match(expr, pattern): true when the whole text matches the regular expression. -#}
+{% macro regex_full_match(expr, pattern) -%}
+  {{ return(adapter.dispatch('regex_full_match', 'evalhouse')(expr, pattern)) }}
+{%- endmacro %}
+{% macro default__regex_full_match(expr, pattern) -%}
+({{ expr }} rlike '^({{ pattern }})$')
+{%- endmacro %}
+{% macro duckdb__regex_full_match(expr, pattern) -%}
+regexp_full_match({{ expr }}, '{{ pattern }}')
+{%- endmacro %}
+
+{#- parent_dir_name(path_expr): name of the folder holding a file (the case id of cases/<case>/pos.csv). -#}
+{% macro parent_dir_name(expr) -%}
+  {{ return(adapter.dispatch('parent_dir_name', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__parent_dir_name(expr) -%}
+regexp_extract(replace({{ expr }}, '\\', '/'), '([^/]+)/[^/]+$', 1)
+{%- endmacro %}
+{% macro duckdb__parent_dir_name(expr) -%}
+regexp_extract(replace({{ expr }}, '\', '/'), '([^/]+)/[^/]+$', 1)
+{%- endmacro %}

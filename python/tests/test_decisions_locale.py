@@ -5,7 +5,8 @@ folder and DuckDB file (--vars decisions_dir), so the project's warehouse is not
 - E01 declares csv_delimiter ';', decimal ',', thousands '.': "1.401,40" -> 1401.40, "22,30" -> 22.30;
 - F01 declares decimal ',' and thousands 'space' (delimiter ';' detected from the header): "1 200,50 €" with U+202F;
 - G01 (default locale) has no POS row in the base period;
-- H01's pos.csv header is unreadable and K01 has a row with one field too many: only those cases are invalid.
+- H01's pos.csv header is unreadable and K01 has a row with one field too many: only those cases are invalid;
+- L01 declares an unknown delimiter: its three files cannot be read and cases.csv's line 7 is named.
 Every expected value below is computed by hand in the comments.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from decimal import Decimal as D
 from pathlib import Path
 
 import duckdb
+import pandas as pd
 import pytest
 
 from evalhouse.decisions import casepack
@@ -41,7 +43,8 @@ def make_pack(root: Path) -> Path:
         "case_id,case_role,currency,base_start,base_end,current_start,current_end,pos_file,csv_delimiter,"
         "decimal_separator,thousands_separator",
         *(f"{c},core,EUR,2024-09-02,2024-09-29,2024-09-30,2024-10-27,pos.csv,{loc}"
-          for c, loc in [("E01", ';,",",.'), ("F01", ',",",space'), ("G01", ",,"), ("H01", ",,"), ("K01", ",,")]),
+          for c, loc in [("E01", ';,",",.'), ("F01", ',",",space'), ("G01", ",,"), ("H01", ",,"), ("K01", ",,"),
+                         ("L01", "x,,")]),
     ])
     # E01: base 2 x 1401.40 = 2802.80 (cost 2 x 900.10 = 1800.20); current online 3 x 22.30 = 66.90 (cost 30.15)
     _write(cases / "E01" / "pos.csv", [";".join(POS_HEADER),
@@ -66,7 +69,7 @@ def make_pack(root: Path) -> Path:
         "inventory.csv": ["store_id,sku,opening_units,received_units,counted_closing_units,unit_cost",
                           "012,SKU-1,1,0,0,60"],
     }
-    for cid in ("G01", "H01", "K01"):
+    for cid in ("G01", "H01", "K01", "L01"):
         for name, lines in default_files.items():
             _write(cases / cid / name, lines)
     _write(cases / "G01" / "pos.csv", [",".join(POS_HEADER), "2024-10-01,012,offline,SKU-1,1,100,60,N"])
@@ -74,6 +77,7 @@ def make_pack(root: Path) -> Path:
                                        "2024-09-03|012|offline|SKU-1|1|100|60|N"])
     _write(cases / "K01" / "pos.csv", [",".join(POS_HEADER), "2024-09-03,012,offline,SKU-1,1,100,60,N",
                                        "2024-10-01,012,offline,SKU-1,1,100,60,N,surplus"])
+    _write(cases / "L01" / "pos.csv", [",".join(POS_HEADER), "2024-10-01,012,offline,SKU-1,1,100,60,N"])
     return root
 
 
@@ -123,7 +127,9 @@ def test_case_files_name_the_unreadable_file(tmp_path):
     assert (f01.csv_delimiter, f01.thousands_separator) == (";", "space")
     h01 = files.loc[f"{root}/pack/cases/H01/pos.csv"]
     assert h01.file_problem.startswith(f"{root}/pack/cases/H01/pos.csv: row 1 (header): columns 'date|store|")
-    assert files.file_problem.notna().sum() == 1
+    bad_declaration = f"{root}/pack/cases.csv:7:csv_delimiter: 'x' is not one of ,, ;, tab, |"
+    assert files[files.case_id == "L01"].file_problem.tolist() == [bad_declaration] * 3
+    assert files.file_problem.notna().sum() == 4
 
 
 def test_python_reference_reads_the_declared_locales(tmp_path):
@@ -165,9 +171,9 @@ def test_eu_and_french_formats_are_read_exactly_in_the_warehouse(built):
     for cid in ("E01", "F01"):
         for field, value in EXPECTED[cid].items():
             assert got[(cid, field)] == ("ok", value, None), (cid, field)
-    prices = con.execute("select unit_price_text, unit_price from stg_decisions__pos_rows where case_id = 'E01' "
-                         "order by sale_date").fetchall()
-    assert prices == [("1.401,40", D("1401.40")), ("22,30", D("22.30"))]
+    prices = con.execute("select source_row, unit_price_text, unit_price from stg_decisions__pos_rows "
+                         "where case_id = 'E01' order by sale_date").fetchall()
+    assert prices == [(1, "1.401,40", D("1401.40")), (2, "22,30", D("22.30"))]
     assert str(con.execute("select typeof(recomputed_value) from fct_decisions__pnl_recomputed limit 1").fetchone()[0]) \
         == "DECIMAL(38,12)"
 
@@ -192,5 +198,19 @@ def test_a_bad_file_flags_only_its_case_with_file_row_and_column(built):
         f"invalid raw data: {root}/pack/cases/K01/pos.csv: row 2: extra_fields: too_many_fields (surplus)")
     problems = con.execute("select case_id, source_row, row_problem, problem_column from int_decisions__pos_problems "
                            "order by case_id").fetchall()
-    assert problems == [("H01", 0, "unreadable_file", "header"), ("K01", 2, "too_many_fields", "extra_fields")]
+    assert problems == [("H01", 0, "unreadable_file", "header"), ("K01", 2, "too_many_fields", "extra_fields"),
+                        ("L01", 0, "unreadable_file", "header")]
+    assert got[("L01", "revenue_delta")][2] == (f"invalid raw data: {root}/pack/cases/L01/budget.csv: header: header: "
+                                                f"unreadable_file ({root}/pack/cases.csv:7:csv_delimiter: 'x' is not "
+                                                "one of ,, ;, tab, |)")
     assert {c for (c, _), (s, _, _) in got.items() if s == "ok"} == {"E01", "F01", "G01"}
+
+
+def test_the_warehouse_lists_the_case_files_as_the_python_listing_does(built):
+    # base_decisions__case_files reads the declared locales from base_decisions__cases (the rows of cases.csv as the
+    # warehouse read them), the Python listing from the file: both give the same rows, problems included
+    root, con = built
+    got = con.execute("select * from stg_decisions__case_files order by source_file").fetchall()
+    want = case_files(root, source_root=str(root)).sort_values("source_file")
+    assert got == [tuple(None if v is pd.NA else v for v in row) for row in want.itertuples(index=False)]
+    assert sum(1 for row in got if row[-1] is not None) == 4

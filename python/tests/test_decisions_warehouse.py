@@ -56,7 +56,8 @@ def test_money_columns_are_decimal_and_no_double_on_the_pnl_path(con):
         assert types[col].startswith("DECIMAL(38,"), (col, types[col])
     assert not [c for c, t in types.items() if t in ("DOUBLE", "FLOAT", "REAL")]
     compiled = REPO / "target" / "compiled" / "evalhouse" / "models"
-    for name in ("staging/decisions/stg_decisions__pos_rows.sql", "intermediate/decisions/int_decisions__period_totals.sql",
+    for name in ("staging/decisions/base/base_decisions__pos.sql", "staging/decisions/stg_decisions__pos_rows.sql",
+                 "intermediate/decisions/int_decisions__period_totals.sql",
                  "intermediate/decisions/int_decisions__pos_aggregates.sql",
                  "marts/decisions/fct_decisions__pnl_recomputed.sql", "marts/decisions/fct_decisions__financial_verdicts.sql"):
         sql = re.sub(r"--[^\n]*", "", (compiled / name).read_text(encoding="utf-8").lower())

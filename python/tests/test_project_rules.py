@@ -2,6 +2,11 @@
 
 - a staging model reads exactly one declared source (a `base_` model may sit between the source and the staging
   model) and no seed, intermediate model or mart;
+- a `base_` model reads at most one source and, beside it, only base models, and it reads something (no root
+  model): one source, with a base model when it needs one (the case-CSV readers base_decisions__pos, __budget and
+  __inventory read their files as the listing base_decisions__case_files says), or base models only (a second step
+  on a source: that Python listing reads the case index through base_decisions__cases, because a Python model
+  cannot read a file-backed source itself);
 - a mart reads no source, seed or staging model;
 - an intermediate model reads no mart (no mart -> intermediate -> mart chain);
 - every model has a grain test (unique, or the compound `unique_combination` test).
@@ -24,15 +29,8 @@ import yaml
 PROJECT = Path(__file__).resolve().parents[2]
 
 # model name -> rule it does not follow yet
-KNOWN: dict[str, str] = {
-    "stg_decisions__budget": "staging must read exactly one source (or base_ models)",
-    "stg_decisions__case_files": "staging must read exactly one source (or base_ models)",
-    "stg_decisions__inventory": "staging must read exactly one source (or base_ models)",
-    "stg_decisions__pos_rows": "staging must read exactly one source (or base_ models)",
-}
-KNOWN_NO_GRAIN: set[str] = {
-    "stg_decisions__pos_rows",
-}
+KNOWN: dict[str, str] = {}
+KNOWN_NO_GRAIN: set[str] = set()
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +65,8 @@ def violations(manifest: dict) -> dict[str, str]:
             continue
         name, layer = node["name"], _layer(manifest, uid)
         parents = [_layer(manifest, p) for p in node["depends_on"]["nodes"]]
-        if layer == "base" and parents.count("source") != 1:
-            out[name] = "base model must read exactly one source"
+        if layer == "base" and not (parents and set(parents) <= {"source", "base"} and parents.count("source") <= 1):
+            out[name] = "base model must read exactly one source (or only base_ models), and no other layer"
         elif layer == "staging":
             direct = parents.count("source")
             if not ((direct == 1 and len(parents) == 1) or (direct == 0 and parents and set(parents) == {"base"})):
@@ -137,3 +135,23 @@ def test_the_macro_descriptions_name_existing_macros():
         defined.update(("test_" if kind == "test" else "") + name for kind, name in
                        re.findall(r"\{%-?\s*(macro|test)\s+([a-z_0-9]+)\s*\(", path.read_text()))
     assert sorted(described - defined) == []
+
+
+def test_the_rules_catch_a_base_model_joining_sources_or_reading_a_later_layer():
+    def model(name, path, *parents):
+        return {f"model.e.{name}": {"resource_type": "model", "name": name, "original_file_path": path,
+                                     "depends_on": {"nodes": list(parents)}}}
+
+    fake = {"nodes": {
+        **model("base_a", "models/staging/x/base/base_a.sql", "source.e.x.a"),
+        **model("base_a_listing", "models/staging/x/base/base_a_listing.py", "model.e.base_a"),
+        **model("base_b", "models/staging/x/base/base_b.sql", "source.e.x.b", "model.e.base_a_listing"),
+        **model("base_two_sources", "models/staging/x/base/base_two_sources.sql", "source.e.x.a", "source.e.x.b"),
+        **model("base_on_staging", "models/staging/x/base/base_on_staging.sql", "source.e.x.c", "model.e.stg_b"),
+        **model("base_root", "models/staging/x/base/base_root.py"),
+        **model("stg_b", "models/staging/x/stg_b.sql", "model.e.base_b", "model.e.base_a"),
+        **model("stg_mixed", "models/staging/x/stg_mixed.sql", "source.e.x.d", "model.e.base_a"),
+    }}
+    expected = "base model must read exactly one source (or only base_ models), and no other layer"
+    assert violations(fake) == {"base_two_sources": expected, "base_on_staging": expected, "base_root": expected,
+                                "stg_mixed": "staging must read exactly one source (or base_ models)"}

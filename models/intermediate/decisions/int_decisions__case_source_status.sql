@@ -70,34 +70,27 @@ uci as (
     select case_id, count(*) as n_pos_rows from {{ ref('stg_decisions__uci_rows') }} group by case_id
 ),
 
--- budget and inventory rows are few: number every row of a file that has a problem
+-- the problem rows of budget and inventory, with their row number in their file (source_row)
 other_rows as (
-    select case_id, source_file, row_problem, 'amount' as problem_column,
-           row_number() over (partition by source_file order by (select null)) as source_row
+    select case_id, source_file, source_row, row_problem, 'amount' as problem_column
     from {{ ref('stg_decisions__budget') }}
-    where source_file in (
-        select bad.source_file from {{ ref('stg_decisions__budget') }} as bad where bad.row_problem is not null
-    )
+    where row_problem is not null
     union all
-    select case_id, source_file, row_problem,
+    select case_id, source_file, source_row, row_problem,
            case row_problem
                when 'too_many_fields' then 'extra_fields'
                else replace(row_problem, 'unreadable_', '')
-           end,
-           row_number() over (partition by source_file order by (select null))
+           end
     from {{ ref('stg_decisions__inventory') }}
-    where source_file in (
-        select bad.source_file from {{ ref('stg_decisions__inventory') }} as bad where bad.row_problem is not null
-    )
+    where row_problem is not null
 ),
 
 problems as (
     select case_id, source_file, source_row, problem_column, row_problem, raw_text
     from {{ ref('int_decisions__pos_problems') }}
     union all
-    select case_id, source_file, cast(source_row as integer), problem_column, row_problem, null
+    select case_id, source_file, source_row, problem_column, row_problem, null
     from other_rows
-    where row_problem is not null
     union all
     select case_id, source_file, 0, 'header', 'unreadable_file', file_problem
     from {{ ref('stg_decisions__case_files') }}

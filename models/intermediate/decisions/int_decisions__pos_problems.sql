@@ -1,24 +1,11 @@
--- Every raw POS row that does not parse, with its data record number in its file (1 = first row after the header),
--- column and raw text; and every POS file that cannot be read at all (source_row 0 = the header, problem_column
--- 'header', raw_text = the reason). Row numbers are computed only for files that have a problem, so valid cases
--- stream.
-with bad_files as (
-    select distinct source_file from {{ ref('stg_decisions__pos_rows') }} where row_problem is not null
-),
-
-numbered as (
-    select
-        pos.*,
-        row_number() over (partition by pos.source_file order by (select null)) as source_row
-    from {{ ref('stg_decisions__pos_rows') }} as pos
-    where pos.source_file in (select bad_files.source_file from bad_files)
-),
-
-row_problems as (
+-- Every raw POS row that does not parse, with its row number in its file (source_row of stg_decisions__pos_rows:
+-- 1 = first row after the header), column and raw text; and every POS file that cannot be read at all (source_row
+-- 0 = the header, problem_column 'header', raw_text = the reason).
+with row_problems as (
     select
         case_id,
         source_file,
-        cast(source_row as integer) as source_row,
+        source_row,
         row_problem,
         case row_problem
             when 'too_many_fields' then 'extra_fields'
@@ -35,7 +22,7 @@ row_problems as (
             when 'unreadable_date' then date_text when 'unknown_channel' then channel
             when 'unreadable_promo_flag' then promo_flag_text
         end as raw_text
-    from numbered
+    from {{ ref('stg_decisions__pos_rows') }}
     where row_problem is not null
 ),
 

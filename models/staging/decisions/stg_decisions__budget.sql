@@ -1,9 +1,9 @@
--- depends_on: {{ ref('stg_decisions__case_files') }}
 -- Current-period budgets and the online fulfilment cost per unit (pack/cases/<case>/budget.csv), one row per metric,
--- read with the case's delimiter and number locale (stg_decisions__case_files).
+-- as base_decisions__budget reads them with the case's delimiter and number locale.
 select
-    {{ decisions_parent_dir('source_file') }}   as case_id,
+    {{ parent_dir_name('source_file') }}   as case_id,
     source_file,
+    source_row,
     trim(metric)                                as metric,
     amount                                      as amount_text,
     amount_value                                as amount,
@@ -11,4 +11,4 @@ select
         when extra_fields is not null then 'too_many_fields'
         when amount_value is null then 'unreadable_amount'
     end as row_problem
-from {{ decisions_read_case_csv('budget', ['metric', 'amount'], ['amount']) }}
+from {{ ref('base_decisions__budget') }}

@@ -1,15 +1,13 @@
--- depends_on: {{ ref('stg_decisions__case_files') }}
--- Inventory per store x SKU for the current period (pack/cases/<case>/inventory.csv), read with the case's
--- delimiter and number locale (stg_decisions__case_files); store IDs stay text ("007").
+-- Inventory per store x SKU for the current period (pack/cases/<case>/inventory.csv), as base_decisions__inventory
+-- reads it with the case's delimiter and number locale; store IDs stay text ("007").
 with raw as (
-    select * from {{ decisions_read_case_csv('inventory',
-        ['store_id', 'sku', 'opening_units', 'received_units', 'counted_closing_units', 'unit_cost'],
-        ['opening_units', 'received_units', 'counted_closing_units', 'unit_cost']) }}
+    select * from {{ ref('base_decisions__inventory') }}
 )
 
 select
-    {{ decisions_parent_dir('source_file') }}  as case_id,
+    {{ parent_dir_name('source_file') }}  as case_id,
     source_file,
+    source_row,
     store_id,
     sku,
     opening_units_value                        as opening_units,

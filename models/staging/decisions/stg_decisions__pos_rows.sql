@@ -1,19 +1,18 @@
--- depends_on: {{ ref('stg_decisions__case_files') }}
--- Raw POS rows of the synthetic cases (pack/cases/<case>/pos.csv), read as text (never sniffed) with each case's
--- delimiter and number locale (stg_decisions__case_files) and typed exactly: amounts and quantities through
+-- Raw POS rows of the synthetic cases (pack/cases/<case>/pos.csv) as base_decisions__pos reads them (text, with each
+-- case's delimiter and number locale, never sniffed), typed exactly: amounts and quantities through
 -- decisions_parse_amount into DECIMAL(38, 6). A row that does not parse keeps its text and gets row_problem (first
 -- failing column); it is never turned into 0. A file that cannot be read at all is not here (its case is invalid,
--- see int_decisions__pos_problems). Row numbers are added only for the problem rows, so this view streams.
+-- see int_decisions__pos_problems). Grain: (source_file, source_row), the file and the row's number in it. View:
+-- streams at any size.
 with raw as (
-    select * from {{ decisions_read_case_csv('pos',
-        ['date', 'store_id', 'channel', 'sku', 'quantity', 'unit_price', 'unit_cost', 'promo_flag'],
-        ['quantity', 'unit_price', 'unit_cost']) }}
+    select * from {{ ref('base_decisions__pos') }}
 ),
 
 typed as (
     select
-        {{ decisions_parent_dir('source_file') }}     as case_id,
+        {{ parent_dir_name('source_file') }}     as case_id,
         source_file,
+        source_row,
         date                                          as date_text,
         store_id,
         channel,

@@ -16,7 +16,7 @@ select
     cast(invoice_ts as date)                                   as sale_date,
     customer_id,
     country,
-    {{ decisions_full_match('stock_code', '[0-9]{5}[A-Za-z]*') }} as is_merchandise,
+    {{ regex_full_match('stock_code', '[0-9]{5}[A-Za-z]*') }} as is_merchandise,
     invoice_no like 'C%'                                       as is_cancellation,
     unit_price = 0                                             as is_zero_price,
     quantity < 0 and invoice_no not like 'C%'                  as is_stock_adjustment,

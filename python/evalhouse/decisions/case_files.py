@@ -14,17 +14,21 @@ candidate can split it into that list. Number separators are never guessed (``1,
 
 ``case_files(root)`` lists every ``pack/cases/<case>/{pos,budget,inventory}.csv`` with the delimiter and separators
 the warehouse uses to read it, or ``file_problem`` (``file: row 1 (header): ...``) when the file cannot be read:
-such a file is not read, its case gets no recomputed values, and every other case is read as usual.
+such a file is not read, its case gets no recomputed values, and every other case is read as usual. The declared
+locales come from ``pack/cases.csv`` on disk (``read_case_locales``), or are given (``case_locales`` of the rows of
+cases.csv as the warehouse read them: the dbt model base_decisions__case_files passes those of
+base_decisions__cases, so the listing reads cases.csv through its declared source).
 """
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from evalhouse.decisions.money import DECIMAL_SEPARATORS, Locale
 
-__all__ = ["FILE_COLUMNS", "HEADERS", "DELIMITERS", "CaseLocale", "read_case_locales", "detect_delimiter",
-           "case_files"]
+__all__ = ["FILE_COLUMNS", "HEADERS", "DELIMITERS", "CaseLocale", "case_locales", "read_case_locales",
+           "detect_delimiter", "case_files"]
 
 HEADERS = {
     "pos": ["date", "store_id", "channel", "sku", "quantity", "unit_price", "unit_cost", "promo_flag"],
@@ -61,17 +65,24 @@ def _declared_locale(row: dict, where: str) -> CaseLocale:
     return CaseLocale(DELIMITERS[delim] if delim else None, locale, declared)
 
 
+def case_locales(rows: Iterable[tuple[str, Mapping[str, str | None]]]) -> dict[str, CaseLocale]:
+    """case_id -> its CaseLocale, from the rows of ``cases.csv`` in file order, each as (where, row): ``where``
+    names the row in problems (``<cases.csv>:<line>``), ``row`` maps column -> text (absent or None: not declared).
+    A case listed twice takes its last row."""
+    out: dict[str, CaseLocale] = {}
+    for where, row in rows:
+        cid = (row.get("case_id") or "").strip()
+        if cid:
+            out[cid] = _declared_locale(row, where)
+    return out
+
+
 def read_case_locales(cases_csv: Path) -> dict[str, CaseLocale]:
     """case_id -> its CaseLocale, from ``cases.csv`` (missing file or columns: defaults)."""
-    out: dict[str, CaseLocale] = {}
     if not Path(cases_csv).is_file():
-        return out
+        return {}
     with open(cases_csv, newline="", encoding="utf-8-sig") as fh:
-        for line, row in enumerate(csv.DictReader(fh), start=2):
-            cid = (row.get("case_id") or "").strip()
-            if cid:
-                out[cid] = _declared_locale(row, f"{cases_csv}:{line}")
-    return out
+        return case_locales((f"{cases_csv}:{line}", row) for line, row in enumerate(csv.DictReader(fh), start=2))
 
 
 def _first_line(path: Path) -> str | None:
@@ -104,14 +115,17 @@ def _name(char: str | None) -> str | None:
     return {v: k for k, v in DELIMITERS.items()}.get(char) if char else None
 
 
-def case_files(root: Path, source_root: str | None = None):
+def case_files(root: Path, source_root: str | None = None, locales: dict[str, CaseLocale] | None = None):
     """One row per case CSV file (``FILE_COLUMNS``, all text). ``source_file`` is the path as DuckDB's reader
-    names it: ``<source_root>/pack/cases/<case>/<kind>.csv`` (``source_root`` defaults to ``root``)."""
+    names it: ``<source_root>/pack/cases/<case>/<kind>.csv`` (``source_root`` defaults to ``root``). ``locales``:
+    the declared locale per case (``case_locales``); default: read from ``<root>/pack/cases.csv``. Only the first
+    line of each case CSV is opened (to check its header and detect its delimiter)."""
     import pandas as pd
 
     root = Path(root)
     prefix = (source_root or str(root)).rstrip("/")
-    locales = read_case_locales(root / "pack" / "cases.csv")
+    if locales is None:
+        locales = read_case_locales(root / "pack" / "cases.csv")
     rows = []
     for kind, expected in HEADERS.items():
         for path in sorted((root / "pack" / "cases").glob(f"*/{kind}.csv")):

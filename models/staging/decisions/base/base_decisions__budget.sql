@@ -1,0 +1,6 @@
+-- Budget rows per case (source decisions.budget: pack/cases/<case>/budget.csv), read file by file with the delimiter
+-- and number locale base_decisions__case_files lists for the file (decisions_read_case_csv): metric and amount as
+-- text, extra_fields, amount_value (exact DECIMAL(38, 6) in the case's locale) and source_row. Typed by
+-- stg_decisions__budget.
+select *
+from {{ decisions_read_case_csv('budget', ['metric', 'amount'], ['amount']) }}

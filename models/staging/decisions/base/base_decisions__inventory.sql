@@ -1,0 +1,8 @@
+-- Inventory rows per case (source decisions.inventory: pack/cases/<case>/inventory.csv), read file by file with the
+-- delimiter and number locale base_decisions__case_files lists for the file (decisions_read_case_csv): every column
+-- as text, extra_fields, the exact DECIMAL(38, 6) of the unit and cost columns in the case's locale and source_row.
+-- Typed by stg_decisions__inventory.
+select *
+from {{ decisions_read_case_csv('inventory',
+    ['store_id', 'sku', 'opening_units', 'received_units', 'counted_closing_units', 'unit_cost'],
+    ['opening_units', 'received_units', 'counted_closing_units', 'unit_cost']) }}
