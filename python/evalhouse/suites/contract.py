@@ -255,6 +255,9 @@ SUITE_SCHEMA = {
         "attribution": {"type": "string"},
         "first_filter": {"type": "boolean"},
         "grounding": {"type": "boolean"},
+        # A folder of GRADE packs (relative to the suite folder; data/grade/PACK_FORMAT.md): the suite's tables are
+        # converted from the packs (evalhouse.grade.packs) instead of read from data files.
+        "pack_dir": {"type": "string", "minLength": 1},
         # gold kind -> the answer rules that score it (names in evalhouse.rules.RULES; checked by suite check)
         "answer_rules": {
             "type": "object",
