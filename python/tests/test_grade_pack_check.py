@@ -87,11 +87,11 @@ def test_a_missing_id_part_and_a_missing_column(suite):
     tasks = suite.parents[1] / PACK / "tasks.csv"
     tasks.write_text(tasks.read_text(encoding="utf-8").replace("pack_id,task_id,track,title,prompt",
                                                                "pack_id,task,track,title,prompt", 1), encoding="utf-8")
-    problems = messages(suite)
-    assert f"{PACK}/tasks.csv:1:task_id: missing required column 'task_id' (data/grade/PACK_FORMAT.md)" in problems
-    assert f"{PACK}/judge_ratings.csv:2:judge_model: judge_model is required" in problems
-    # without tasks the responses name unknown items: reported too, nothing is built
-    assert all(p.startswith(f"{PACK}/") for p in problems)
+    # a pack whose tasks cannot be read converts nothing else (its responses would all name unknown items)
+    assert messages(suite) == [
+        f"{PACK}/tasks.csv:1:task_id: missing required column 'task_id' (data/grade/PACK_FORMAT.md)",
+        f"{PACK}/judge_ratings.csv:2:judge_model: judge_model is required",
+    ]
 
 
 def test_a_missing_pack_file_and_a_data_file_beside_pack_dir(suite):
@@ -116,3 +116,11 @@ def test_the_landing_fingerprint_covers_the_pack_folder(suite):
     before = suites_fingerprint(suite.parent)
     set_line(suite.parents[1] / PACK / "gold_facts.csv", 2, ",192,", ",193,")
     assert suites_fingerprint(suite.parent) != before
+
+
+def test_pack_dir_and_the_dbt_var_name_the_same_folder():
+    import yaml
+
+    spec = yaml.safe_load((PROJECT / "suites" / "grade" / "suite.yml").read_text(encoding="utf-8"))
+    var = yaml.safe_load((PROJECT / "dbt_project.yml").read_text(encoding="utf-8"))["vars"]["grade_packs_dir"]
+    assert (PROJECT / "suites" / "grade" / spec["pack_dir"]).resolve() == (PROJECT / var).resolve() == PACKS
