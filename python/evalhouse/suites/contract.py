@@ -3,9 +3,10 @@
 A suite is a folder ``suites/<name>/`` with a ``suite.yml`` (title, licence, rubrics, decision rules) and data
 files named for the shared data model's tables: ``items``, ``responses``, ``response_labels``, ``gold``,
 ``ratings`` and ``comparisons``, each as ``<table>.csv``, ``<table>.jsonl`` or ``<table>.parquet``, or as a folder
-``<table>/`` of such files (one per import). Any subset may be present. ``suites/README.md`` is the user's guide;
-this module is the single definition that ``suite check``, ``suite init``, the landing step and the README's column
-tables are generated from.
+``<table>/`` of such files (one per import). Any subset may be present; a suite whose ``suite.yml`` names a
+``pack_dir`` of GRADE packs has its tables converted from them instead (evalhouse.grade.packs).
+``suites/README.md`` is the user's guide; this module is the single definition that ``suite check``, ``suite init``,
+the landing step and the README's column tables are generated from.
 """
 from __future__ import annotations
 
