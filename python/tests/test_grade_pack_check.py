@@ -28,6 +28,11 @@ def suite(tmp_path, monkeypatch):
     return tmp_path / "suites" / "grade"
 
 
+def pack_dir_line(folder: Path) -> int:
+    lines = (folder / "suite.yml").read_text(encoding="utf-8").split("\n")
+    return next(i for i, line in enumerate(lines, start=1) if line.startswith("pack_dir:"))
+
+
 def messages(folder: Path) -> list[str]:
     _, problems = check_suite(folder)
     return [str(p) for p in problems]
@@ -98,7 +103,8 @@ def test_a_missing_pack_file_and_a_data_file_beside_pack_dir(suite):
     (suite.parents[1] / PACK / "judge_verdicts.csv").unlink()
     (suite / "items.csv").write_text("item_id\nq1\n", encoding="utf-8")
     assert messages(suite) == [
-        "suites/grade/items.csv:0:-: a suite with pack_dir takes its tables from the packs (suites/grade/suite.yml:14); "
+        f"suites/grade/items.csv:0:-: a suite with pack_dir takes its tables from the packs (suites/grade/suite.yml:"
+        f"{pack_dir_line(suite)}); "
         "move this file into a pack or out of the suite",
         f"{PACK}/judge_verdicts.csv:0:-: missing pack file (every file of data/grade/PACK_FORMAT.md must exist; an "
         "empty file with its header row is fine)",
@@ -109,7 +115,8 @@ def test_a_pack_dir_that_is_not_a_folder(suite):
     yml = suite / "suite.yml"
     yml.write_text(yml.read_text(encoding="utf-8").replace("pack_dir: ../../data/grade/packs", "pack_dir: ../packs"),
                    encoding="utf-8")
-    assert messages(suite) == ["suites/grade/suite.yml:14:pack_dir: pack_dir '../packs': no folder suites/packs"]
+    assert messages(suite) == [f"suites/grade/suite.yml:{pack_dir_line(suite)}:pack_dir: pack_dir '../packs': no "
+                               "folder suites/packs"]
 
 
 def test_the_landing_fingerprint_covers_the_pack_folder(suite):
