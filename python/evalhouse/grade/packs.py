@@ -261,5 +261,5 @@ def read_packs(root: Path, problems: list[Problem]) -> PackTables:
     for table, table_rows in rows.items():
         if table_rows:
             out.tables[table] = _frame(table, table_rows)
-            out.present[table] = {c for r in table_rows for c in r if not c.startswith("_")}
+            out.present[table] = {c for c in table_rows[0] if not c.startswith("_")}  # every row has the same keys
     return out
