@@ -6,19 +6,22 @@ Usage: .venv/bin/python bench/bench_first_filter.py [--sizes 10000 100000 100000
 For each size N it generates N replies with the performance generator (seed 1; not timed), then times as whole
 processes, with GNU time (wall seconds, peak RSS of the largest process):
   floor  bench/first_filter_floor.py: one DuckDB query (lenient JSON, substring phrases, naive sentence stops);
-  cold   `dbt run -s +fct_first_filter_by_run` on an empty warehouse: a suite `ffbench` (bench/first_filter_suite)
-         reads the same JSONL (the folder suites are left out: their landing tables are empty);
+  cold   `dbt run -s +fct_first_filter_by_run` on an empty warehouse: the same replies as a suite folder `ffbench`
+         (first_filter: true; items, responses and gold as Parquet, written from the JSONL and checked and landed
+         by `evalhouse suite land` before the timed run; the project's own suites are left out);
          int_text_checks checks every distinct reply text;
   warm   the same command again: the text checks are stored, nothing is new.
 It prints one line per measurement, then a table with the ratio to the floor and the growth from the previous
 size, and the per-run pass counts of the product and of the floor (their rules differ: strict JSON, whole words,
 negation, language and pysbd-equivalent sentence counts in the product).
-The project is copied to a temporary folder; partial parsing is kept across sizes (same vars).
+The project is copied to a temporary folder; partial parsing is kept across sizes.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +30,48 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 SELECTOR = "+fct_first_filter_by_run"
+
+
+SUITE_YML = """title: First filter benchmark (generated replies, seed 1)
+description: Replies of ../shared/perf/gen_data.py, one item each, with the expected language and phrases as gold.
+licence: generated
+attribution: bench/bench_first_filter.py
+first_filter: true
+"""
+FENCE = re.compile(r"^```json\n(.*)\n```$", re.S)
+
+
+def write_suite(data: Path, folder: Path) -> None:
+    """The generated replies (id, run, lang, text, required, forbidden) as a suite folder: item i<id> with its
+    language, gold language / required_phrase / forbidden_phrase, response r<id> of system_id <run> whose
+    response_text is the "answer" of the JSON (or of its ```json fence), or the whole text when it does not parse."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    items, responses, gold = [], [], []
+    with open(data, encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            item, text = f"i{r['id']}", r["text"]
+            m = FENCE.match(text)
+            try:
+                obj = json.loads(m.group(1) if m else text)
+            except ValueError:
+                obj = None
+            answer = obj.get("answer") if isinstance(obj, dict) else None
+            items.append({"item_id": item, "language": r["lang"]})
+            responses.append({"response_id": f"r{r['id']}", "item_id": item, "system_id": r["run"],
+                              "response_text": answer if isinstance(answer, str) else text, "raw_output": text})
+            gold.append({"item_id": item, "gold_kind": "language", "gold_key": "language", "gold_value": r["lang"]})
+            gold += [{"item_id": item, "gold_kind": kind, "gold_key": p, "gold_value": p}
+                     for kind, phrases in (("required_phrase", r["required"]), ("forbidden_phrase", r["forbidden"]))
+                     for p in dict.fromkeys(phrases)]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "suite.yml").write_text(SUITE_YML, encoding="utf-8")
+    for name, rows in (("items", items), ("responses", responses), ("gold", gold)):
+        cols = list(rows[0])
+        pq.write_table(pa.table({c: pa.array([row[c] for row in rows], type=pa.string()) for c in cols}),
+                       folder / f"{name}.parquet")
 
 
 def timed(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float, str]:
@@ -60,8 +105,7 @@ def main() -> None:
         shutil.rmtree(proj)
     shutil.copytree(PROJECT, proj, ignore=shutil.ignore_patterns(
         ".venv", ".git", "warehouse", "target", "logs", "test-artifacts", "__pycache__", "bench"))
-    shutil.copytree(PROJECT / "bench" / "first_filter_suite", proj / "models" / "staging" / "ffbench")
-    # No suite folders: the landed suite tables are empty, so only the benchmark's replies are checked.
+    # Only the benchmark's suite: the project's suite folders are left out, so only its replies are checked.
     shutil.rmtree(proj / "suites")
     (proj / "suites").mkdir()
     data = tmp / "replies.jsonl"
@@ -69,19 +113,19 @@ def main() -> None:
     env = dict(os.environ, DBT_PROFILES_DIR=str(proj), EVALHOUSE_PROJECT_DIR=str(proj), EVALHOUSE_DB=str(db),
                DBT_SEND_ANONYMOUS_USAGE_STATS="false")
     dbt = str(Path(sys.executable).with_name("dbt"))
-    vars_ = f'{{"rubric_suites": ["ffbench"], "first_filter_suites": ["ffbench"], "ffbench_file": "{data}"}}'
-    run = [dbt, "run", "--no-use-colors", "-s", SELECTOR, "--vars", vars_]
+    run = [dbt, "run", "--no-use-colors", "-s", SELECTOR]
     floor = [sys.executable, str(PROJECT / "bench" / "first_filter_floor.py"), str(data)]
     rows = []
     # Parse once (not timed), so every timed dbt run uses the same partial parse.
-    subprocess.run([dbt, "parse", "--no-use-colors", "--vars", vars_], cwd=proj, env=env, capture_output=True)
+    subprocess.run([dbt, "parse", "--no-use-colors"], cwd=proj, env=env, capture_output=True)
     for n in a.sizes:
         subprocess.run([sys.executable, str(a.gen), str(n), str(data)], check=True)
+        write_suite(data, proj / "suites" / "ffbench")
         if db.parent.exists():
             shutil.rmtree(db.parent)
         db.parent.mkdir(parents=True)
         subprocess.run([str(Path(sys.executable).with_name("evalhouse")), "suite", "land"], cwd=proj, env=env,
-                       check=True, capture_output=True)  # empty landing tables (not timed)
+                       check=True, capture_output=True)  # check and land the suite (not timed)
         lf = load()
         f_wall, f_mem, f_out = timed(floor, proj, env)
         c_wall, c_mem, _ = timed(run, proj, env)

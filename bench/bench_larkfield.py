@@ -2,11 +2,12 @@
 
 Usage: .venv/bin/python bench/bench_larkfield.py [--replies 100000] [--keep DIR]
 
-It copies the project to a temporary folder, adds a suite `synth` (bench/synth_suite/*.sql, reading Parquet files
-it generates with a fixed seed), lists it in rubric_suites with --vars, and times a full `dbt build` (seeds, all
-models, all tests) twice: cold (empty warehouse) and warm (a rebuild with the text checks already computed, as
-after a ratings import). Reply texts are all distinct (ticket id + model + sentences drawn from pools), the worst
-case for the text checks, whose cost grows with distinct texts. Prints one line per measurement.
+It copies the project to a temporary folder, adds a suite folder `synth` (Parquet files written with a fixed seed,
+and larkfield's suite.yml with the rubric id synth_support), checks and lands every suite (`evalhouse suite land`,
+not timed), and times a full `dbt build` (seeds, all models, all tests) twice: cold (empty
+warehouse) and warm (a rebuild with the text checks already computed, as after a ratings import). Reply texts are
+all distinct (ticket id + model + sentences drawn from pools), the worst case for the text checks, whose cost grows
+with distinct texts. Prints one line per measurement.
 """
 from __future__ import annotations
 
@@ -48,7 +49,6 @@ def generate(out: Path, n_replies: int, seed: int = 42) -> None:
                   "30 days" if lang == "en" else "30 jours")]
         if i % 10 == 0:
             gold.append((item_id, "forbidden_phrase", "send your password", "send your password"))
-    row = 0
     for i in range(n_items):
         item_id, lang = items[i][0], items[i][1]
         pool = FR if lang == "fr" else EN
@@ -62,9 +62,12 @@ def generate(out: Path, n_replies: int, seed: int = 42) -> None:
             labels.append((rid, "needs_human", rng.choice(["false", "false", "true"])))
             for rater in ("rater_a", "rater_b"):
                 for c in CRITERIA:
-                    row += 1
-                    ratings.append((row, rid, rater, c, str(rng.choice([0, 1, 2, 2, 2])), "", 1))
+                    ratings.append((rid, rater, c, str(rng.choice([0, 1, 2, 2, 2])), "", "1", "true"))
     out.mkdir(parents=True, exist_ok=True)
+    spec = (PROJECT / "suites" / "larkfield" / "suite.yml").read_text(encoding="utf-8")
+    (out / "suite.yml").write_text(spec.replace("rubric_id: larkfield_support", "rubric_id: synth_support").replace(
+        "title: Larkfield support replies", "title: Synthetic Larkfield-shaped replies (bench, seed 42)"),
+        encoding="utf-8")
     pd.DataFrame(items, columns=["item_id", "language", "category", "input_text", "reference_text"]).to_parquet(
         out / "items.parquet")
     pd.DataFrame(gold, columns=["item_id", "gold_kind", "gold_key", "gold_value"]).to_parquet(out / "gold.parquet")
@@ -72,8 +75,8 @@ def generate(out: Path, n_replies: int, seed: int = 42) -> None:
                                      "raw_output"]).to_parquet(out / "responses.parquet")
     pd.DataFrame(labels, columns=["response_id", "label_name", "label_value"]).to_parquet(
         out / "response_labels.parquet")
-    pd.DataFrame(ratings, columns=["source_row", "response_id", "rater_id", "criterion", "score_text", "reason",
-                                   "rubric_version"]).to_parquet(out / "ratings.parquet")
+    pd.DataFrame(ratings, columns=["response_id", "rater_id", "criterion", "score", "reason", "rubric_version",
+                                   "is_blind"]).to_parquet(out / "ratings.parquet")
 
 
 def main() -> None:
@@ -87,21 +90,22 @@ def main() -> None:
         shutil.rmtree(proj)
     shutil.copytree(PROJECT, proj, ignore=shutil.ignore_patterns(
         ".venv", ".git", "warehouse", "target", "logs", "test-artifacts", "__pycache__", "bench"))
-    shutil.copytree(PROJECT / "bench" / "synth_suite", proj / "models" / "staging" / "synth")
     t = time.perf_counter()
-    generate(tmp / "synth", args.replies)
+    generate(proj / "suites" / "synth", args.replies)
     print(f"generated {args.replies} replies x 4 criteria x 2 raters in {time.perf_counter() - t:.1f} s")
     env = dict(os.environ, DBT_PROFILES_DIR=str(proj), EVALHOUSE_PROJECT_DIR=str(proj),
                EVALHOUSE_DB=str(proj / "warehouse" / "build" / "evalhouse.duckdb"))
     (proj / "warehouse" / "build").mkdir(parents=True)
     dbt = str(Path(sys.executable).with_name("dbt"))
-    vars_ = f'{{"rubric_suites": ["larkfield", "synth"], "first_filter_suites": ["larkfield", "synth"], ' \
-            f'"synth_dir": "{tmp / "synth"}", ' \
-            f'"ready_gate_criteria": {{"larkfield_support": ["correctness"], "synth_support": ["correctness"]}}}}'
+    t = time.perf_counter()
+    res = subprocess.run([str(Path(sys.executable).with_name("evalhouse")), "suite", "land"], cwd=proj, env=env,
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(res.stderr[-4000:])
+    print(f"suite check + landing (not timed below): {time.perf_counter() - t:.1f} s")
     for label in ("cold", "warm"):
         t = time.perf_counter()
-        res = subprocess.run([dbt, "build", "--no-use-colors", "--vars", vars_,
-                              "--exclude", "test_type:unit"], cwd=proj, env=env,
+        res = subprocess.run([dbt, "build", "--no-use-colors", "--exclude", "test_type:unit"], cwd=proj, env=env,
                              capture_output=True, text=True)
         elapsed = time.perf_counter() - t
         tail = [ln for ln in res.stdout.splitlines() if "Done." in ln or "ERROR" in ln or "FAIL" in ln]

@@ -1,2 +1,0 @@
-select 'synth' as suite, 'synth_support' as rubric_id, rubric_version, effective_from, changed_criteria, change_note
-from {{ ref('stg_larkfield__rubric_versions') }}
