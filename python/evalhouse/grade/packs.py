@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from evalhouse.suites.check import EMPTY, Problem, _parse_problem, _rel, _text
+from evalhouse.suites.check import EMPTY, Problem, _csv_header, _parse_problem, _rel, _text
 from evalhouse.suites.contract import TABLES
 
 __all__ = ["PACK_FILES", "PackTables", "read_packs", "response_id"]
@@ -114,8 +114,6 @@ def _read(path: Path, problems: list[Problem], jsonl_value=None) -> list[tuple[i
 def _csv(path: Path, problems: list[Problem]) -> list[tuple[int, dict]] | None:
     """A pack CSV's rows, or None after reporting why it cannot be read; the columns the conversion reads must be in
     the header."""
-    from evalhouse.suites.check import _csv_header
-
     rows = _read(path, problems)
     if rows is None:
         return None
