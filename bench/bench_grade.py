@@ -3,9 +3,11 @@ join, fct_grade__fact_checks) and consistency (Python model, fct_grade__consiste
 
     .venv/bin/python bench/bench_grade.py [--tasks 10000 --models 10 --runs 5 --facts 10]
 
-Writes a synthetic pack in the GRADE pack format under bench/out/packs/ (deterministic, seed 42), then runs
-`dbt build` on it into bench/out/bench.duckdb (the project's warehouse is not touched) and prints dbt's per-node
-timings. 8 of the 10 facts per task are numeric (formats vary: "12.5%", "(42).", "-3", "1,234"), 2 are strings.
+Writes a synthetic pack in the GRADE pack format under bench/out/packs/ (deterministic, seed 42) and a suite
+bench/out/suites/grade/ naming it as pack_dir, checks and lands that suite into bench/out/landing/ (the step
+`make build` runs first; timed), then runs `dbt build` on it into bench/out/bench.duckdb (the project's warehouse
+and landing are not touched) and prints dbt's per-node timings. 8 of the 10 facts per task are numeric (formats
+vary: "12.5%", "(42).", "-3", "1,234"), 2 are strings.
 """
 from __future__ import annotations
 
@@ -82,6 +84,21 @@ def write_pack(n_tasks: int, n_models: int, n_runs: int, n_facts: int) -> Path:
     return packs
 
 
+def land_suite(packs: Path) -> dict[str, int]:
+    """Check and land a suite `grade` whose pack_dir is ``packs`` (the project's suite.yml otherwise)."""
+    from evalhouse.suites.land import check_all, land
+
+    folder = OUT / "suites" / "grade"
+    folder.mkdir(parents=True, exist_ok=True)
+    spec = (ROOT / "suites" / "grade" / "suite.yml").read_text(encoding="utf-8")
+    (folder / "suite.yml").write_text(spec.replace("pack_dir: ../../data/grade/packs", f"pack_dir: {packs}"),
+                                      encoding="utf-8")
+    suites, problems = check_all(folder.parent)
+    if problems:
+        raise SystemExit("\n".join(str(p) for p in problems[:20]))
+    return land(suites, OUT / "landing")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tasks", type=int, default=10_000)
@@ -92,11 +109,14 @@ def main() -> None:
     t0 = time.perf_counter()
     packs = write_pack(args.tasks, args.models, args.runs, args.facts)
     t_gen = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    counts = land_suite(packs)
+    t_land = time.perf_counter() - t0
     db = OUT / "bench.duckdb"
     if db.exists():
         db.unlink()
     env = dict(os.environ, EVALHOUSE_DB=str(db), DBT_PROFILES_DIR=str(ROOT), EVALHOUSE_PROJECT_DIR=str(ROOT),
-               DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+               EVALHOUSE_LANDING_DIR=str(OUT / "landing"), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
     dbt = Path(sys.executable).parent / "dbt"
     cmd = [str(dbt), "build", "--no-use-colors", "--select", "+fct_grade__fact_checks", "+fct_grade__consistency",
            "--exclude", "resource_type:unit_test", "--target-path", str(OUT / "target"),
@@ -115,14 +135,14 @@ def main() -> None:
         n_checks = con.execute("select count(*) from fct_grade__fact_checks where suite = 'grade'").fetchone()[0]
         n_cons = con.execute("select count(*) from fct_grade__consistency").fetchone()[0]
     print(f"pack generation (not timed by the target): {t_gen:.1f} s")
+    print(f"suite check + landing of the pack: {t_land:.1f} s (responses {counts['responses']:,}, response labels "
+          f"{counts['response_labels']:,}, gold {counts['gold']:,})")
     print(f"dbt build (whole selection incl. start-up, staging, tests): {t_dbt:.1f} s")
-    for node in ["base_grade__pack_responses", "int_response_labels", "int_gold", "int_responses",
-                 "fct_grade__fact_checks", "fct_grade__consistency"]:
+    grounding = ["int_response_labels", "int_gold", "int_responses", "fct_grade__fact_checks"]
+    for node in grounding + ["stg_grade__response_items", "fct_grade__consistency"]:
         print(f"  {node:32s} {timing.get(node, float('nan')):7.2f} s")
-    grounding = ["base_grade__pack_responses", "int_response_labels", "int_gold", "int_responses",
-                 "fct_grade__fact_checks"]
-    print(f"grounding path (responses table + labels + gold + fact checks): "
-          f"{sum(timing.get(n, 0) for n in grounding):.1f} s")
+    print(f"grounding path (check + landing, labels + gold + responses + fact checks): "
+          f"{t_land + sum(timing.get(n, 0) for n in grounding):.1f} s")
     print(f"fact checks: {n_checks:,} rows; consistency: {n_cons:,} model x task rows")
 
 

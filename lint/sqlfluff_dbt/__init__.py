@@ -4,8 +4,8 @@ sqlfluff renders each model with jinja, not with dbt. Its dbt builtins give `ref
 `is_incremental` and a `var` that returns a placeholder; this module adds what the project's macros use besides, so
 the linted SQL is the SQL DuckDB runs:
 
-- `var(name, default)`: the value in dbt_project.yml's `vars` (else the default), so `union_suites` and the
-  per-suite loops render as they do in a build;
+- `var(name, default)`: the value in dbt_project.yml's `vars` (else the default), so the models that read vars
+  render as they do in a build;
 - `adapter.dispatch(name, package)`: the `duckdb__<name>` macro (else `default__<name>`), as dbt picks it for the
   DuckDB adapter; a `lint__<name>` macro (lint/sqlfluff_macros) comes first, the stand-in of a generated expression
   too deep for sqlfluff's parser;

@@ -1,10 +1,7 @@
 -- The responses the first filter's text checks read: every response of the suites whose suite.yml says
--- first_filter: true, and of the hand-mapped suites in var('first_filter_suites')
--- (reply suites with text, answer keys and phrases). The grounding suites (numeric answers to TAT-QA / GSM8K) are
--- left out: a language or sentence count says nothing about them, and they are scored by the GRADE fact checks.
+-- first_filter: true (reply suites with text, answer keys and phrases). The grounding suites (numeric answers to
+-- TAT-QA / GSM8K) are left out: a language or sentence count says nothing about them, and they are scored by the
+-- GRADE fact checks.
 select *
 from {{ ref('int_responses') }}
 where suite in (select suites.suite from {{ ref('stg_suites__suites') }} as suites where suites.first_filter)
-{%- for s in var('first_filter_suites', []) %}
-   or suite = '{{ s }}'
-{%- endfor %}

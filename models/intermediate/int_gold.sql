@@ -1,2 +1,3 @@
--- The shared data model's gold for every suite (declared folders and hand-mapped suites, union_suites).
-{{ union_suites('gold', ['suite', 'item_id', 'gold_kind', 'gold_key', 'gold_value', 'abs_tol', 'rel_tol'], {'metadata': 'varchar'}) }}
+-- The shared data model's gold for every suite (union_suites).
+{{ union_suites('gold', ['suite', 'item_id', 'gold_kind', 'gold_key', 'gold_value', 'abs_tol', 'rel_tol',
+                         'metadata']) }}

@@ -1,2 +1,3 @@
--- The shared data model's items for every suite (declared folders and hand-mapped suites, union_suites).
-{{ union_suites('items', ['suite', 'item_id', 'task', 'language', 'category', 'input_text', 'reference_text'], {'metadata': 'varchar'}) }}
+-- The shared data model's items for every suite (union_suites).
+{{ union_suites('items', ['suite', 'item_id', 'task', 'language', 'category', 'input_text', 'reference_text',
+                          'metadata']) }}

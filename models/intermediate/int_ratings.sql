@@ -4,8 +4,7 @@
 with suite_ratings as (
     {{ union_suites('ratings', ['suite', 'source_file', 'source_row', 'response_id', 'rater_id', 'rater_kind',
                                 'criterion', 'score_text', 'reason', 'rubric_id', 'rubric_version', 'is_blind',
-                                'rated_at'],
-                  {'reported_total': 'integer', 'reported_ready': 'boolean', 'judge_model': 'varchar'}) }}
+                                'rated_at', 'reported_total', 'reported_ready', 'judge_model']) }}
 ),
 
 store_ratings as (

@@ -1,2 +1,2 @@
--- The shared data model's response_labels for every suite (declared folders and hand-mapped suites, union_suites).
+-- The shared data model's response_labels for every suite (union_suites).
 {{ union_suites('response_labels', ['suite', 'response_id', 'label_name', 'label_value']) }}

@@ -147,8 +147,8 @@ def test_sql_metric_values_follow_the_python_rule(con):
     from evalhouse.grade.text import metric_number
 
     rows = con.execute("""select l.label_value, v.metric_value
-                          from stg_grade__response_labels l
-                          join stg_grade__responses r on r.response_id = l.response_id
+                          from int_response_labels l
+                          join int_grade__responses r on r.response_id = l.response_id
                           left join int_grade__run_metric_values v
                             on v.item_id = r.item_id and v.system_id = r.system_id and v.repetition = r.repetition
                            and v.metric_key = l.label_name""").fetchall()

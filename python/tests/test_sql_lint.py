@@ -1,6 +1,6 @@
 """`make lint` (sqlfluff with the project's .sqlfluff) finds the faults it is configured for in SQL it renders the way
 dbt does: planted faults are reported by their rule code, and a clean model written with the project's macros
-(union_suites reading vars from dbt_project.yml, adapter.dispatch) renders and passes."""
+(union_suites, adapter.dispatch) renders and passes."""
 from __future__ import annotations
 
 from pathlib import Path

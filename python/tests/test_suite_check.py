@@ -17,7 +17,7 @@ EXAMPLE = PROJECT / "suites" / "example_qa"
 def test_every_shipped_suite_passes():
     suites, problems = check_all(PROJECT / "suites")
     assert [str(p) for p in problems] == []
-    assert {"larkfield", "example_qa", "hanna", "grade_tatqa", "grade_gsm8k"} <= {s.name for s in suites}
+    assert {"larkfield", "example_qa", "hanna", "grade_tatqa", "grade_gsm8k", "grade"} <= {s.name for s in suites}
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ with items as (
 ),
 
 raw_texts as (
-    select response_id, 'raw_text' as text_kind, 0 as position, raw_output as text_value
-    from {{ ref('stg_grade__responses') }}
+    select response_id, 'raw_text' as text_kind, 0 as position, raw_text as text_value
+    from {{ ref('int_grade__responses') }}
 )
 
 select response_id, text_kind, cast(position as integer) as position, text_value from items

@@ -1,9 +1,9 @@
 {{ config(materialized='table') }}
 -- Grounding accuracy per suite x run (system_id: a model / prompt configuration) x fact kind x answer
--- rule, one row per rule the suite declares (int_grade__answer_rules: suite.yml answer_rules, or var('answer_rules')
--- for hand-mapped suites; several at once). The house rules come from
--- fct_grade__fact_checks (passed_exact = house_exact, passed = house_tolerance; values unchanged), the others from
--- fct_grade__answer_rule_checks (evalhouse.rules). fact_kind 'all' = every fact kind the rule scores in the suite.
+-- rule, one row per rule the suite declares (int_grade__answer_rules: suite.yml answer_rules; several at once). The
+-- house rules come from fct_grade__fact_checks (passed_exact = house_exact, passed = house_tolerance; values
+-- unchanged), the others from fct_grade__answer_rule_checks (evalhouse.rules). fact_kind 'all' = every fact kind
+-- the rule scores in the suite.
 with rules as (
     select suite, gold_kind, answer_rule from {{ ref('int_grade__answer_rules') }}
 ),

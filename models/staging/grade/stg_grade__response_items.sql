@@ -1,7 +1,12 @@
--- The listed parts of each pack response, one row per item: key findings and limitations with their 1-based
--- position (rank) in the response.
+-- The listed parts of each pack response (responses.jsonl, source grade.responses), one row per item: key findings
+-- and limitations with their 1-based position (rank) in the response. response_id as the suite's responses have it
+-- (evalhouse.grade.packs.response_id).
 with responses as (
-    select response_id, key_findings, limitations from {{ ref('base_grade__pack_responses') }}
+    select
+        'grade-' || pack_id || '-' || task_id || '-' || {{ short_hash('model') }} || '-r' || run as response_id,
+        key_findings,
+        limitations
+    from {{ read_source('grade', 'responses') }}
 ),
 
 findings as (

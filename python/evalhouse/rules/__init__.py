@@ -1,10 +1,8 @@
 """Answer rules: named, documented ways of deciding whether a reported answer matches its gold answer.
 
 A suite chooses its rules per gold kind in its ``suite.yml`` (``answer_rules``; checked by ``evalhouse suite check``
-before any model runs, evalhouse.suites.check) or, for a hand-mapped suite, in the dbt var ``answer_rules``
-(``dbt_project.yml``; checked at parse time by macro ``answer_rules_checked`` in ``macros/answer_rules.sql``, which
-mirrors :data:`RULES`; a test keeps the two equal). Every rule named must be in :data:`RULES` and apply to that
-gold kind.
+before any model runs, evalhouse.suites.check). Every rule named must be in :data:`RULES` and apply to that gold
+kind.
 
 =====================  =====================================  =========================================
 rule                   gold kinds                             source
@@ -30,7 +28,7 @@ from evalhouse.rules.faithful_cot import faithful_cot_gsm8k, faithful_cot_gsm8k_
 from evalhouse.rules.house import house_exact, house_tolerance
 from evalhouse.rules.tatqa import tatqa_official
 
-__all__ = ["RuleSpec", "RULES", "GOLD_KINDS", "RuleOutcome", "apply_rule", "check_answer_rules"]
+__all__ = ["RuleSpec", "RULES", "GOLD_KINDS", "RuleOutcome", "apply_rule"]
 
 GOLD_KINDS = ("numeric_fact", "string_fact", "span_list_fact")
 
@@ -56,23 +54,6 @@ RULES: dict[str, RuleSpec] = {
                                    "Faithful-CoT (veronica320/Faithful-COT source/dataset/utils.py): first number, "
                                    "truncated to int, absolute value, = gold int"),
 }
-
-
-def check_answer_rules(answer_rules: Mapping[str, Mapping[str, list[str]]]) -> None:
-    """Raise ValueError naming the var path when a rule is unknown or does not apply to its gold kind."""
-    for suite, kinds in answer_rules.items():
-        if not isinstance(kinds, Mapping):
-            raise ValueError(f"answer_rules.{suite}: expected a mapping gold kind -> list of rules")
-        for kind, names in kinds.items():
-            if kind not in GOLD_KINDS:
-                raise ValueError(f"answer_rules.{suite}.{kind}: unknown gold kind (known: {', '.join(GOLD_KINDS)})")
-            for name in names:
-                if name not in RULES:
-                    raise ValueError(f"answer_rules.{suite}.{kind}: unknown rule {name!r} "
-                                     f"(known: {', '.join(RULES)})")
-                if kind not in RULES[name].gold_kinds:
-                    raise ValueError(f"answer_rules.{suite}.{kind}: rule {name!r} does not apply to gold kind "
-                                     f"{kind!r} (it applies to {', '.join(RULES[name].gold_kinds)})")
 
 
 @dataclass(frozen=True)

@@ -688,11 +688,12 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
     data.rubrics = _expand_rubrics(data.spec, lines, _rel(folder / "suite.yml"), problems)
     _check_answer_rules(data.spec, lines, _rel(folder / "suite.yml"), problems)
     spec_ok = not problems
-    data.tables = read_table_files(folder, problems)
+    packs = _read_packs(folder, data.spec, lines, problems) if isinstance(data.spec.get("pack_dir"), str) else None
+    data.tables = packs.tables if packs is not None else read_table_files(folder, problems)
     for table, df in data.tables.items():
         present = {}
         for f in df["_file"].unique():
-            present[f] = _present_columns(folder, f)
+            present[f] = packs.present[table] if packs is not None else _present_columns(folder, f)
         _expectations(df, table, present, problems, new)
         _json_objects(df if new is None else df[df["_file"].isin(new)], table, problems)
     if "responses" in data.tables and "items" not in data.tables and not _has_table_file(folder, "items"):
@@ -705,12 +706,31 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
             baseline not in set(data.tables["responses"]["system_id"]):
         problems.append(Problem(_rel(folder / "suite.yml"), _line(lines, ("baseline",)), "baseline",
                                 f"baseline {baseline!r} is not a system_id of the suite's responses"))
+    if packs is not None:
+        problems = [packs.in_pack_terms(p) for p in problems]
     return data, problems
 
 
 def _has_table_file(folder: Path, table: str) -> bool:
     """True when the folder holds a data file of ``table`` (readable or not: a broken one has its own problem)."""
     return bool(_table_files(folder, []).get(table))
+
+
+def _read_packs(folder: Path, spec: dict, lines: dict, problems: list[Problem]):
+    """The tables of a suite whose suite.yml names ``pack_dir``: GRADE packs converted to the contract's tables
+    (evalhouse.grade.packs). Such a suite has no data files of its own."""
+    from evalhouse.grade.packs import PackTables, read_packs
+
+    name, where = _rel(folder / "suite.yml"), _line(lines, ("pack_dir",))
+    own = [f for files in _table_files(folder, []).values() for f in files]
+    for f in own:
+        problems.append(Problem(_rel(f), 0, "", f"a suite with pack_dir takes its tables from the packs "
+                                f"({name}:{where}); move this file into a pack or out of the suite"))
+    root = folder / spec["pack_dir"]
+    if not root.is_dir():
+        problems.append(Problem(name, where, "pack_dir", f"pack_dir {spec['pack_dir']!r}: no folder {_rel(root)}"))
+        return PackTables()
+    return read_packs(root, problems)
 
 
 def _present_columns(folder: Path, rel_file: str) -> set[str]:

@@ -3,9 +3,10 @@
 A suite is a folder ``suites/<name>/`` with a ``suite.yml`` (title, licence, rubrics, decision rules) and data
 files named for the shared data model's tables: ``items``, ``responses``, ``response_labels``, ``gold``,
 ``ratings`` and ``comparisons``, each as ``<table>.csv``, ``<table>.jsonl`` or ``<table>.parquet``, or as a folder
-``<table>/`` of such files (one per import). Any subset may be present. ``suites/README.md`` is the user's guide;
-this module is the single definition that ``suite check``, ``suite init``, the landing step and the README's column
-tables are generated from.
+``<table>/`` of such files (one per import). Any subset may be present; a suite whose ``suite.yml`` names a
+``pack_dir`` of GRADE packs has its tables converted from them instead (evalhouse.grade.packs).
+``suites/README.md`` is the user's guide; this module is the single definition that ``suite check``, ``suite init``,
+the landing step and the README's column tables are generated from.
 """
 from __future__ import annotations
 
@@ -255,6 +256,9 @@ SUITE_SCHEMA = {
         "attribution": {"type": "string"},
         "first_filter": {"type": "boolean"},
         "grounding": {"type": "boolean"},
+        # A folder of GRADE packs (relative to the suite folder; data/grade/PACK_FORMAT.md): the suite's tables are
+        # converted from the packs (evalhouse.grade.packs) instead of read from data files.
+        "pack_dir": {"type": "string", "minLength": 1},
         # gold kind -> the answer rules that score it (names in evalhouse.rules.RULES; checked by suite check)
         "answer_rules": {
             "type": "object",

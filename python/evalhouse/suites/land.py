@@ -51,18 +51,36 @@ def landing_dir() -> Path:
     return Path(env).resolve() if env else paths.project_dir() / "warehouse" / "build" / "landing"
 
 
+def _pack_dirs(root: Path) -> list[Path]:
+    """The pack folders that suite.yml files under ``root`` name (``pack_dir``), wherever they are."""
+    import yaml
+
+    out = []
+    for f in sorted(root.glob("*/suite.yml")):
+        try:
+            spec = yaml.safe_load(f.read_text(encoding="utf-8-sig"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue  # the check reports it
+        if isinstance(spec, dict) and isinstance(spec.get("pack_dir"), str) and (f.parent / spec["pack_dir"]).is_dir():
+            out.append((f.parent / spec["pack_dir"]).resolve())
+    return out
+
+
 def suites_fingerprint(root: Path | None = None) -> str:
-    """sha256 over every file under the suites folder (relative path and bytes) and over evalhouse's own source and
-    schema files (the check and landing use several of its modules): equal fingerprints mean a new check and landing
-    would give the same files."""
+    """sha256 over every file under the suites folder and the pack folders its suites name (relative path and
+    bytes) and over evalhouse's own source and schema files (the check and landing use several of its modules):
+    equal fingerprints mean a new check and landing would give the same files."""
     import hashlib
 
     root = Path(root) if root else suites_root()
     h = hashlib.sha256()
     package = Path(files.__file__).parent
     code = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".json") and "__pycache__" not in p.parts)
-    for f in code + sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        h.update(str(f.relative_to(root) if f.is_relative_to(root) else f.relative_to(package)).encode() + b"\0")
+    data = [p for d in [root, *_pack_dirs(root)] for p in sorted(d.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts]
+    for f in code + data:
+        h.update(str(f.relative_to(package) if f.is_relative_to(package) else os.path.relpath(f, root)).encode()
+                 + b"\0")
         h.update(hashlib.sha256(f.read_bytes()).digest())
     return h.hexdigest()
 
@@ -219,7 +237,10 @@ def land(suites: list[SuiteData], target: Path | None = None, fingerprint: str |
             if df is None or df.empty:
                 continue
             df = _normalise(df, table)
-            df = df.assign(suite=s.name, source_file=df["_file"], source_row=df["_row"])
+            # source_row: the row as problems name it (CSV: the line), or the data row a reader gives (_source_row:
+            # a GRADE pack row, 1 = the file's first data row)
+            df = df.assign(suite=s.name, source_file=df["_file"],
+                           source_row=df["_source_row"] if "_source_row" in df.columns else df["_row"])
             parts.append(df)
         frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=LANDED_COLUMNS[table])
         _write(table, frame, target)
