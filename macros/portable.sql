@@ -83,17 +83,6 @@ posexplode({{ list_col }}) as ({{ pos_alias }}_0, {{ value_alias }})
 unnest({{ list_col }}) as {{ value_alias }}, generate_subscripts({{ list_col }}, 1) as {{ pos_alias }}
 {%- endmacro %}
 
-{#- unnest_map(map_col, key_alias, value_alias): one row per map entry. -#}
-{% macro unnest_map(map_col, key_alias, value_alias) -%}
-  {{ return(adapter.dispatch('unnest_map', 'evalhouse')(map_col, key_alias, value_alias)) }}
-{%- endmacro %}
-{% macro default__unnest_map(map_col, key_alias, value_alias) -%}
-explode({{ map_col }}) as ({{ key_alias }}, {{ value_alias }})
-{%- endmacro %}
-{% macro duckdb__unnest_map(map_col, key_alias, value_alias) -%}
-unnest(map_keys({{ map_col }})) as {{ key_alias }}, unnest(map_values({{ map_col }})) as {{ value_alias }}
-{%- endmacro %}
-
 {#- raise_query_error(message_expr): an expression that aborts the query with the message (fails the dbt test or
     build). -#}
 {% macro raise_query_error(message_expr) -%}
