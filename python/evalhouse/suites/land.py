@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from evalhouse import files, paths
@@ -215,9 +216,10 @@ def _write(table: str, records: pd.DataFrame, target: Path) -> None:
         if c == "source_row":
             arrays.append(pa.array(pd.to_numeric(frame[c], errors="coerce").astype("Int64"), type=pa.int64()))
         else:
-            values = frame[c].astype(str)
-            arrays.append(pa.array([None if v == "" else "" if v == EMPTY else v for v in values],
-                                   type=pa.string()))
+            # '' is missing (NULL) and EMPTY a kept empty string, done column-wise in Arrow (not per value)
+            values = pa.array(frame[c].astype(str), type=pa.string())
+            values = pc.if_else(pc.equal(values, ""), pa.scalar(None, pa.string()), values)
+            arrays.append(pc.if_else(pc.equal(values, EMPTY), "", values))
     buf = io.BytesIO()
     pq.write_table(pa.Table.from_arrays(arrays, names=cols), buf)
     files.write_replace(target / f"{table}.parquet", buf.getvalue())
