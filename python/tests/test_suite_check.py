@@ -276,3 +276,17 @@ def test_an_unreadable_items_file_is_one_error_with_a_relative_path(suite):
     (suite / "items.csv").write_bytes(b"item_id,input_text\nq1,caf\xe9\n")
     found = [m for m in messages(suite) if "unknown item" not in m]
     assert found == ["suites/team_qa/items.csv:2:-: not UTF-8 (byte 25)"]
+
+
+def test_ratings_of_missing_responses_are_not_duplicates_of_each_other(suite):
+    with open(suite / "ratings.csv", "a") as fh:
+        fh.write("q9,model_a,ana,correctness,2,\nq10,model_a,ana,correctness,1,\n")
+    found = messages(suite)
+    assert len(found) == 2 and all("no response of system 'model_a'" in m for m in found), found
+    assert not any("duplicate" in m for m in found)
+
+
+def test_an_unknown_suite_name_lists_the_suites(suite):
+    _, problems = check_all(suite.parent, ["no_such_suite"])
+    assert [str(p) for p in problems] == [
+        "suites/no_such_suite:0:-: no suite 'no_such_suite' (no suites/no_such_suite/suite.yml; suites: team_qa)"]

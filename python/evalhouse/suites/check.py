@@ -658,6 +658,8 @@ def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem], new
             out.append(Problem(f, r, "score", f"{crit}: score {score} is not a whole level within "
                                f"{c['min_score']}-{c['max_score']}"))
         key_ = (response, rater, rid, ver, crit)
+        if response == "\0unknown" or rater == "":
+            continue  # no response found or no rater: reported as such, never a duplicate of another such row
         if key_ in seen:
             problems.append(Problem(f, r, "criterion", f"duplicate rating of {key_[0]!r} by {key_[1]!r} on {crit} "
                                     f"(v{ver}); first at {seen[key_]}"))

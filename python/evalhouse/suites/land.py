@@ -103,7 +103,9 @@ def check_all(root: Path | None = None, names: list[str] | None = None) -> tuple
         by_name = {f.name: f for f in folders}
         for n in names:
             if n not in by_name:
-                problems.append(Problem(str(root / n), 0, "", f"no suite {n!r} (no {root / n / 'suite.yml'})"))
+                known = ", ".join(sorted(by_name)) or "none"
+                problems.append(Problem(_rel(root / n), 0, "", f"no suite {n!r} (no {_rel(root / n / 'suite.yml')}; "
+                                        f"suites: {known})"))
         folders = [by_name[n] for n in names if n in by_name]
     out = []
     for folder in folders:
