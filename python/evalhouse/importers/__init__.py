@@ -47,7 +47,7 @@ def import_runs(tool: str, path: Path, suite: str, run_label: str | None = None,
 def _import(tool: str, path: Path, suite: str, run_label: str | None, root: Path) -> ImportResult:
     log = read_log(tool, path)
     sources = log.source_files or [path]
-    return import_log(log, sources[0], _sha(sources), suite, root, run_label=run_label)
+    return import_log(log, sources[0], _sha(sources), suite, root, run_label=run_label, consume=True)
 
 
 @contextlib.contextmanager

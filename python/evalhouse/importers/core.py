@@ -250,12 +250,13 @@ def _existing(folder: Path, table: str, columns: list[str]) -> dict[str, list]:
 # ---------------------------------------------------------------- the import
 
 def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_label: str | None = None,
-               now: _dt.datetime | None = None) -> ImportResult:
+               now: _dt.datetime | None = None, consume: bool = False) -> ImportResult:
     """Map ``log`` (read from ``source``, whose SHA-256 is ``sha``) into ``root/<suite>/`` as new files.
 
     Raises LogRejected when the log is unusable or the resulting suite fails ``check_suite`` (nothing is written).
     Returns counts of the rows added per table; ``already_imported`` when a response of the suite already has this
-    ``source_sha256`` (nothing is written).
+    ``source_sha256`` (nothing is written). ``consume``: empty ``log.replies`` once they are mapped, so a large log's
+    replies are freed before the rows are written and checked.
     """
     if not SUITE_NAME.match(suite):
         raise LogRejected(f"suite name {suite!r}: use lower-case letters, digits and underscores, starting with a "
@@ -318,10 +319,10 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
                                   f"target {old_ref[iid]!r}, not {ref_text!r}")
         else:
             seen_items[iid] = ref_text
-            items.add(iid, r.input_text, ref_text, task,
-                      _clean_json({"sample_id": r.sample_id} if r.sample_id is not None else None), task)
+            items.add((iid, r.input_text, ref_text, task,
+                       _clean_json({"sample_id": r.sample_id} if r.sample_id is not None else None), task))
             for k, t in enumerate(r.targets, start=1):
-                gold.add(iid, "target" if k == 1 else f"target_{k}", t)
+                gold.add((iid, "target" if k == 1 else f"target_{k}", t))
         system = system_of[r.model]
         rid = f"{suite}:{label}:{iid}:{r.repetition}" + (f":{system}" if multi_system else "")
         if rid in seen_resp:
@@ -333,12 +334,16 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
             total = r.input_tokens + r.output_tokens
         meta = dict(log.settings)
         meta.update(r.metadata)
-        responses.add(rid, iid, system, str(r.repetition), r.output, r.output if r.raw_output is None else r.raw_output,
-                      r.input_tokens, r.output_tokens, total, r.latency_ms, r.ttft_ms, r.cost,
-                      r.cost_currency if r.cost is not None else None, _clean_json(meta), task)
+        responses.add((rid, iid, system, str(r.repetition), r.output,
+                       r.output if r.raw_output is None else r.raw_output, r.input_tokens, r.output_tokens, total,
+                       r.latency_ms, r.ttft_ms, r.cost, r.cost_currency if r.cost is not None else None,
+                       _clean_json(meta), task))
         for sc in r.scores:
             scorer_values.setdefault((sc.scorer, sc.kind), []).append(sc.value)
             ratings.append((rid, sc, task))
+
+    if consume:
+        log.replies = []
 
     # One rubric per scorer (kept when the suite already has it and the scale fits).
     spec_path = folder / "suite.yml"
@@ -378,6 +383,7 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
     rating_rows = _Columns(["response_id", "rater_id", "rater_kind", "criterion", "score", "reason", "rubric_id",
                             "judge_model", "metadata", "task_name"])
     memo: dict = {}
+    criterion: dict[str, str] = {}
     for rid, sc, task in ratings:
         if sc.scorer not in scale_of:
             continue
@@ -388,8 +394,11 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
         elif not isinstance(sc.value, (bool, int)):
             meta["value"] = sc.value
         rater = f"judge:{sc.judge_model}" if sc.kind == "judge" and sc.judge_model else f"{log.tool}:{sc.scorer}"
-        rating_rows.add(rid, rater, sc.kind, slug(sc.scorer), str(_to_level(sc.value, scale)), sc.reason, rub,
-                        sc.judge_model if sc.kind == "judge" else None, _clean_json(meta, memo), task)
+        crit = criterion.get(sc.scorer)
+        if crit is None:
+            crit = criterion[sc.scorer] = slug(sc.scorer)
+        rating_rows.add((rid, rater, sc.kind, crit, str(_to_level(sc.value, scale)), sc.reason, rub,
+                         sc.judge_model if sc.kind == "judge" else None, _clean_json(meta, memo), task))
     del ratings
 
     const = {"source_tool": log.tool, "source_tool_version": log.tool_version, "source_log": str(source),
@@ -399,32 +408,35 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
               "responses": responses.table("responses", dict(const, is_reference_system="false", run_label=label)),
               "ratings": rating_rows.table("ratings", dict(const, rubric_version="1", is_blind="false",
                                                            rated_at=stamp))}
+    counts = {t: v.num_rows for t, v in tables.items()}
     _stage_and_write(folder, spec, created or bool(new_rubrics), tables, import_id, source)
     unknown = sorted(log.unknown_fields | {f"score:{s}" for s in unmapped})
-    return ImportResult(suite, import_id, label, {t: v.num_rows for t, v in tables.items()},
+    return ImportResult(suite, import_id, label, counts,
                         unknown_fields=unknown, new_rubrics=new_rubrics, systems=sorted(system_of.values()))
 
 
 class _Columns:
-    """New rows of one table, a list per column (``add`` takes one value per column, in order)."""
+    """New rows of one table: ``add`` takes a row, a tuple of one value per column in the order of ``names``."""
 
     def __init__(self, names: list[str]):
         self.names = names
-        self.values: list[list] = [[] for _ in names]
-
-    def add(self, *row) -> None:
-        for col, v in zip(self.values, row):
-            col.append(v)
+        self.rows: list[tuple] = []
+        self.add = self.rows.append
 
     def table(self, table: str, const: dict) -> pa.Table:
         """An all-text Arrow table with the contract's columns (the suite reader reads Parquet as text): these
         columns, ``const`` (column -> the value of every row), NULL for the others."""
-        n = len(self.values[0])
-        cols = dict(zip(self.names, self.values))
+        n = len(self.rows)
+        cols = dict(zip(self.names, map(list, zip(*self.rows)))) if n else {c: [] for c in self.names}
+        self.rows = []
         out = {}
         for c in (c.name for c in TABLES[table].columns):
-            vals = cols[c] if c in cols else [const[c]] * n if c in const else None
-            out[c] = pa.nulls(n, pa.string()) if vals is None else _text_array(vals)
+            if c in cols:
+                out[c] = _text_array(cols.pop(c))
+            elif const.get(c) is not None:
+                out[c] = pa.repeat(_text_array([const[c]])[0], n)
+            else:
+                out[c] = pa.nulls(n, pa.string())
         return pa.table(out)
 
 
@@ -454,6 +466,7 @@ def _stage_and_write(folder: Path, spec: dict, spec_changed: bool, tables: dict[
     from evalhouse.suites.check import check_suite
 
     payload = {t: _parquet_bytes(table) for t, table in tables.items() if table.num_rows}
+    tables.clear()  # the Parquet bytes are what is checked and stored
     spec_text = yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120)
     for t in payload:
         if (folder / t / f"{import_id}.parquet").exists():

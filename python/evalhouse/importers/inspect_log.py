@@ -230,13 +230,13 @@ class _Entries:
             if info.compress_type == zipfile.ZIP_STORED:
                 data = raw
             elif info.compress_type == zipfile.ZIP_DEFLATED:
-                data = zlib.decompress(raw, -15)
+                data = zlib.decompress(raw, -15, max(info.file_size, 1))
             else:
                 if self.zstd is None:
                     import zstandard  # zipfile_zstd's (an inspect-ai dependency) codec
 
                     self.zstd = zstandard.ZstdDecompressor()
-                data = self.zstd.decompressobj().decompress(raw)
+                data = self.zstd.decompress(raw, max_output_size=max(info.file_size, 1))
         except Exception:  # noqa: BLE001 - zipfile reads it again and reports its own error
             return None
         if len(data) != info.file_size or zlib.crc32(data) != info.CRC:

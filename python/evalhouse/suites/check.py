@@ -442,11 +442,15 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
             continue
         frame = frame.reset_index(drop=True)
         values = {c: frame[c].mask(frame[c] == "") for c in used}  # '' is missing to the expectations
+        codes = None
         if by_value:
-            codes, batch = _distinct_values(values)
+            codes, batches = _distinct_values(values)
         else:
-            codes, batch = None, pd.DataFrame(values)
-        unexpected = _validate(batch, table, checks)
+            batches = [pd.DataFrame(values)]
+        unexpected: dict[int, np.ndarray | None] = {}
+        for batch in batches:
+            mine = [k for k, (column, _, _) in enumerate(checks) if column.split(",")[0] in batch.columns]
+            unexpected.update(zip(mine, _validate(batch, table, [checks[k] for k in mine])))
         for k, (column, _, message) in enumerate(checks):
             index = unexpected[k]
             if index is None:
@@ -457,18 +461,25 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
             _word(frame, values, index, column, message, present, problems)
 
 
-def _distinct_values(values: dict[str, pd.Series]) -> tuple[dict[str, tuple[int, np.ndarray]], pd.DataFrame]:
-    """Each column's distinct values (missing included) side by side in one frame, a shorter column padded with
-    its first value; and per column (number of distinct values, each row's position among them)."""
+def _distinct_values(values: dict[str, pd.Series], few: int = 1000
+                     ) -> tuple[dict[str, tuple[int, np.ndarray]], list[pd.DataFrame]]:
+    """Each column's distinct values (missing included) side by side, a shorter column padded with its first
+    value, in two frames: the columns of at most ``few`` distinct values, and the others (so a column of a few
+    values is not padded to the length of one of 100k); and per column (number of distinct values, each row's
+    position among them)."""
     codes, distinct = {}, {}
     for c, s in values.items():
         row_codes, uniques = pd.factorize(s, use_na_sentinel=False)
         codes[c] = (len(uniques), row_codes)
         distinct[c] = pd.Series(uniques, dtype=TEXT)
-    n = max(len(u) for u in distinct.values())
-    batch = pd.DataFrame({c: u.take(np.r_[np.arange(len(u)), np.zeros(n - len(u), dtype=np.intp)])
-                          .reset_index(drop=True) for c, u in distinct.items()})
-    return codes, batch
+    batches = []
+    for group in ([c for c, u in distinct.items() if len(u) <= few], [c for c, u in distinct.items() if len(u) > few]):
+        if group:
+            n = max(len(distinct[c]) for c in group)
+            batches.append(pd.DataFrame({c: distinct[c].take(np.r_[np.arange(len(distinct[c])),
+                                                                   np.zeros(n - len(distinct[c]), dtype=np.intp)])
+                                         .reset_index(drop=True) for c in group}))
+    return codes, batches
 
 
 def _word(frame: pd.DataFrame, values: dict[str, pd.Series], index, column: str, message: str,
@@ -538,20 +549,26 @@ def _json_objects(df: pd.DataFrame, table: str, problems: list[Problem]) -> None
     for col in TABLES[table].columns:
         if col.type != "json":
             continue
-        bad = set()
-        for value in pd.unique(df[col.name]):
-            if value == "":
-                continue
-            try:
-                ok = isinstance(json.loads(value), dict)
-            except json.JSONDecodeError:
-                ok = False
-            if not ok:
-                bad.add(value)
+        bad = {value for value in pd.unique(df[col.name]) if value != "" and not _is_json_object(value)}
         if bad:
             for value, f, r in zip(df[col.name], df["_file"], df["_row"]):
                 if value in bad:
                     problems.append(Problem(f, int(r), col.name, f"{col.name} must be one JSON object"))
+
+
+def _is_json_object(text: str) -> bool:
+    """``json.loads(text)`` is a dict. msgspec reads strict JSON to the same values, faster; what it does not take
+    (NaN, which json accepts, or anything invalid) is left to json."""
+    import msgspec
+
+    try:
+        return isinstance(msgspec.json.decode(text), dict)
+    except Exception:  # noqa: BLE001 - json decides
+        pass
+    try:
+        return isinstance(json.loads(text), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 # ---------------------------------------------------------------- defaults and references
