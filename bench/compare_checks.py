@@ -39,7 +39,7 @@ FIX = ROOT / "python" / "tests" / "fixtures" / "importers"
 FIXTURES = [("inspect", FIX / "inspect" / "arith.eval"), ("inspect", FIX / "inspect" / "arith.json"),
             ("promptfoo", FIX / "promptfoo" / "results.json"), ("promptfoo", FIX / "promptfoo" / "results.jsonl"),
             ("lm-eval", FIX / "lm_eval"), ("otlp", FIX / "otlp" / "traces.json")]
-NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
 
 PALETTE = ["", " ", "x", "two", "2.5", "-1", "+3", " 4 ", "1e3", "1E-2", ".5", "5.", "NaN", "nan", "inf", "true",
            "TRUE", "False ", "0", "1", "7", "yes", "None", "null", "2026-13-45", "2026-01-02", "2026-01-02T03:04:05Z",
@@ -286,8 +286,10 @@ def _import_case(case: dict) -> dict:
 # ---------------------------------------------------------------- the parent
 
 def _run(python_dir: Path, spec_file: Path) -> list:
+    # The landed folder column is relative to the project folder; a fixed hash seed orders sets alike in both
+    # children (an error message that names two values compared while sorting a set names them in set order).
     env = dict(os.environ, PYTHONPATH=str(python_dir), GX_ANALYTICS_ENABLED="False",
-               EVALHOUSE_PROJECT_DIR=str(ROOT))  # the landed folder column is relative to it
+               EVALHOUSE_PROJECT_DIR=str(ROOT), PYTHONHASHSEED="0")
     res = subprocess.run([sys.executable, __file__, "--worker", str(spec_file)], env=env, capture_output=True,
                          text=True)
     if res.returncode:

@@ -3,7 +3,8 @@
 The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``, the
 generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
 packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one archive entry at a time
-(``EvalSample`` without the transcript), so a large log is never held whole. Per sample (x epoch): input (a string,
+(``EvalSample`` without the transcript: msgspec splits an entry into its fields and the transcript's are never
+decoded), so a large log is never held whole. Per sample (x epoch): input (a string,
 or chat messages rendered ``role: text`` one per line), target(s), ``output.completion`` (the raw output),
 ``model_usage`` of the evaluated model (tokens, ``total_cost`` when the provider states it, in USD), ``output.time``
 (seconds of the generate call -> latency_ms) and ``scores``: letters C / P / I / N, booleans or numbers; a dict
@@ -161,7 +162,8 @@ _TRANSCRIPT = ("events", "events_data", "messages")  # not imported, and most of
 
 def _eval_samples(raw: _Raw):
     """(sample, its JSON without the transcript) for each sample of a .eval log, one at a time: each
-    ``samples/*.json`` entry is split into its top-level fields without decoding their values (msgspec's ``Raw``),
+    ``samples/*.json`` entry (read by ``_Entries``) is split into its top-level fields without decoding their values
+    (msgspec's ``Raw``; inspect-ai's own reader likewise skips excluded fields while parsing, with ijson),
     the fields other than the transcript (events, events data, messages) are decoded, and the sample is parsed with
     inspect-ai's own model (``EvalSample``) and its attachments resolved (``resolve_sample_attachments``, when its
     input refers to one). An entry msgspec does not take as it stands (JSON that Python's json module reads more

@@ -14,6 +14,10 @@ prompts); repetition = the n-th result of the same prompt, provider and input (`
 / ``vars.answer``. Scores: ``pass`` = promptfoo's own ``success`` (program), one per assertion, named by its
 ``metric`` or its type (model-graded types are ``judge`` with the grader as judge_model and its reason). Results with
 an ``error`` and no output are a rejected sample (promptfoo's ``failureReason`` 2).
+
+A ``.json`` file is one JSON document (~4 KB per result): it is memory-mapped and split with msgspec into its parts
+without decoding them, and each result is decoded, mapped and dropped in turn, so no decoded copy of the whole
+document is held (a file msgspec does not take as it stands, such as one with a NaN, is read whole with json).
 """
 from __future__ import annotations
 
