@@ -57,38 +57,43 @@ def make_inspect(n: int, out: Path) -> Path:
 
 
 def make_promptfoo(n: int, out: Path) -> Path:
+    """A results file of n rows (the fixture's results repeated with distinct prompts), written row by row: the same
+    bytes as ``json.dumps`` of the whole document, without holding it (1M rows are ~4 GB)."""
     doc = json.loads((FIX / "promptfoo" / "results.json").read_text())
     base = doc["results"]["results"]
-    rows = []
-    for k in range(n):
-        r = json.loads(json.dumps(base[k % len(base)]))
-        a, b = k, k % 97
-        r["prompt"]["raw"] = f"What is {a} + {b}? Answer with the number only."
-        r["vars"] = {"a": a, "b": b, "target": str(a + b)}
-        r["testCase"]["vars"] = r["vars"]
-        r["testCase"]["description"] = f"b{k}"
-        r["testIdx"] = k
-        rows.append(r)
-    doc["results"]["results"] = rows
+    doc["results"]["results"] = "\0rows"
+    head, tail = json.dumps(doc).split(json.dumps("\0rows"))
     path = out / "big_results.json"
-    path.write_text(json.dumps(doc))
+    with open(path, "w") as fh:
+        fh.write(head + "[")
+        for k in range(n):
+            r = json.loads(json.dumps(base[k % len(base)]))
+            a, b = k, k % 97
+            r["prompt"]["raw"] = f"What is {a} + {b}? Answer with the number only."
+            r["vars"] = {"a": a, "b": b, "target": str(a + b)}
+            r["testCase"]["vars"] = r["vars"]
+            r["testCase"]["description"] = f"b{k}"
+            r["testIdx"] = k
+            fh.write((", " if k else "") + json.dumps(r))
+        fh.write("]" + tail)
     return path
 
 
-def timed_import(tool: str, path: Path, suites: Path) -> tuple[float, float, float, dict]:
-    """Import in a fresh child process: (wall s, in-process s, peak RSS MB of the child, counts)."""
+def timed_import(tool: str, path: Path, suites: Path) -> tuple[float, float, float, dict, float]:
+    """Import in a fresh child process: (wall s, in-process s, peak RSS MB of the child, counts, CPU s of the child:
+    user + system, start-up included; on a shared machine the wall time also counts the waits for a core)."""
     code = ("import json, resource, sys, time; from pathlib import Path; "
             "from evalhouse.importers import import_runs; t = time.perf_counter(); "
             "r = import_runs(sys.argv[1], Path(sys.argv[2]), 'bench', root=Path(sys.argv[3])); "
-            "print(json.dumps([time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "
-            "r.counts]))")
+            "u = resource.getrusage(resource.RUSAGE_SELF); "
+            "print(json.dumps([time.perf_counter() - t, u.ru_maxrss / 1024, r.counts, u.ru_utime + u.ru_stime]))")
     t0 = time.perf_counter()
     res = subprocess.run([sys.executable, "-c", code, tool, str(path), str(suites)], capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if res.returncode != 0:
         sys.exit(res.stderr)
-    inproc, peak, counts = json.loads(res.stdout.strip().splitlines()[-1])
-    return wall, inproc, peak, counts
+    inproc, peak, counts, cpu = json.loads(res.stdout.strip().splitlines()[-1])
+    return wall, inproc, peak, counts, cpu
 
 
 def main() -> None:
@@ -106,9 +111,10 @@ def main() -> None:
                 gen = time.perf_counter() - t
                 load_before = os.getloadavg()[0]
                 with tempfile.TemporaryDirectory() as suites:
-                    wall, inproc, peak_mb, counts = timed_import(tool, path, Path(suites))
+                    wall, inproc, peak_mb, counts, cpu = timed_import(tool, path, Path(suites))
                 print(f"{tool}: {n} samples, log {path.stat().st_size / 1e6:.1f} MB (generated in {gen:.1f} s); "
-                      f"import {wall:.1f} s wall ({inproc:.1f} s after start-up), peak RSS {peak_mb:.0f} MB; "
+                      f"import {wall:.1f} s wall ({inproc:.1f} s after start-up, {cpu:.1f} s CPU), peak RSS "
+                      f"{peak_mb:.0f} MB; "
                       f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after; rows {counts}",
                       flush=True)
                 if not a.keep:

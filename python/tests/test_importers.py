@@ -387,3 +387,39 @@ def test_leaderboard_shows_tokens_latency_cost(built, monkeypatch):
     assert {"arith/toy", "echo-sum", "gpt-4o-mini", "claude-haiku"} <= set(costs.index)
     assert costs.loc["arith/toy", "replies"] == 48 and costs.loc["echo-sum", "ready share"] == pytest.approx(0.375)
     assert costs.loc["gpt-4o-mini", "cost"] == pytest.approx(0.00075)
+
+
+# ---------------------------------------------------------------- the fast readers give what json gives
+
+def test_promptfoo_fast_reader_equals_the_json_reading(tmp_path):
+    """The results file is split with msgspec (no decoded copy of the whole document); a file msgspec does not take
+    as it stands (here a NaN, which json reads) is read whole with json: both give the same replies."""
+    fast = read_log("promptfoo", PROMPTFOO_JSON)
+    doc = json.loads(PROMPTFOO_JSON.read_text())
+    doc["results"]["stats"]["lenient"] = float("nan")  # json.dumps writes NaN: not strict JSON
+    lenient = tmp_path / "results.json"
+    lenient.write_text(json.dumps(doc))
+    slow = read_log("promptfoo", lenient)
+    assert len(fast.replies) == 48 and fast.replies == slow.replies
+    assert (fast.eval_id, fast.tool_version, fast.settings) == (slow.eval_id, slow.tool_version, slow.settings)
+    assert fast.unknown_fields == slow.unknown_fields
+
+
+def test_inspect_eval_sample_with_a_nan_score_is_read_as_json_reads_it(tmp_path):
+    """A .eval entry with a NaN (a grader that failed; inspect-ai writes NaN) is read with json: that score gives no
+    rating, the sample's other score and its reply are imported."""
+    changed = tmp_path / "nan.eval"
+    with zipfile.ZipFile(INSPECT_EVAL) as src, zipfile.ZipFile(changed, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            if name == "samples/q02_epoch_1.json":
+                doc = json.loads(data)
+                doc["scores"]["model_graded_qa"]["value"] = float("nan")
+                data = json.dumps(doc)
+            dst.writestr(name, data)
+    log = read_log("inspect", changed)
+    q02 = [r for r in log.replies if r.sample_id == "q02" and r.repetition == 1]
+    assert len(log.replies) == 48 and len(q02) == 1
+    assert [s.scorer for s in q02[0].scores] == ["match"]
+    res = import_runs("inspect", changed, "arith", root=tmp_path / "suites")
+    assert res.counts["responses"] == 48 and res.counts["ratings"] == 95

@@ -290,3 +290,29 @@ def test_an_unknown_suite_name_lists_the_suites(suite):
     _, problems = check_all(suite.parent, ["no_such_suite"])
     assert [str(p) for p in problems] == [
         "suites/no_such_suite:0:-: no suite 'no_such_suite' (no suites/no_such_suite/suite.yml; suites: team_qa)"]
+
+
+def test_per_value_checks_name_every_row_holding_a_bad_value(suite):
+    """Great Expectations judges each distinct value once; every row that holds a bad value is reported, in file
+    order, whether the column has a few values or thousands."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (suite / "ratings.csv").unlink()
+    (suite / "responses.csv").unlink()
+    n = 1500
+    items = [f"q{i % 4 + 1}" for i in range(n)]
+    rep = [str(i + 1) for i in range(n)]
+    rep[2] = rep[1199] = "x"
+    latency = [f"{i}.5" for i in range(n)]
+    latency[4] = "abc"
+    ref = ["false"] * n
+    ref[9] = ref[19] = "maybe"
+    pq.write_table(pa.table({"item_id": items, "system_id": ["m"] * n, "repetition": rep, "latency_ms": latency,
+                             "is_reference_system": ref}), suite / "responses.parquet")
+    f = "suites/team_qa/responses.parquet"
+    assert messages(suite) == [f"{f}:3:repetition: repetition is not an integer: 'x'",
+                               f"{f}:1200:repetition: repetition is not an integer: 'x'",
+                               f"{f}:10:is_reference_system: is_reference_system is not a boolean: 'maybe'",
+                               f"{f}:20:is_reference_system: is_reference_system is not a boolean: 'maybe'",
+                               f"{f}:5:latency_ms: latency_ms is not a decimal: 'abc'"]

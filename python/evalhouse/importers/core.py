@@ -193,10 +193,23 @@ def _rubric_for(suite: str, tool: str, scorer: str, scale: str, lo: int, hi: int
     return rubric
 
 
-def _clean_json(obj) -> str | None:
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)  # json.dumps(obj, ...) with these
+_SCALARS = (str, int, bool, type(None))
+
+
+def _clean_json(obj, memo: dict | None = None) -> str | None:
+    """``obj`` as JSON text (keys sorted), None when empty. With ``memo``, the text of a dict of text, integers,
+    booleans and None is kept by its items (with their types: 1, 1.0 and True are different JSON), so the many
+    ratings with the same metadata are encoded once."""
     if not obj:
         return None
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
+    if memo is None or not all(type(v) in _SCALARS for v in obj.values()):
+        return _JSON.encode(obj)
+    key = tuple((k, type(v), v) for k, v in obj.items())
+    text = memo.get(key)
+    if text is None:
+        text = memo[key] = _JSON.encode(obj)
+    return text
 
 
 # ---------------------------------------------------------------- existing suite state
@@ -237,12 +250,13 @@ def _existing(folder: Path, table: str, columns: list[str]) -> dict[str, list]:
 # ---------------------------------------------------------------- the import
 
 def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_label: str | None = None,
-               now: _dt.datetime | None = None) -> ImportResult:
+               now: _dt.datetime | None = None, consume: bool = False) -> ImportResult:
     """Map ``log`` (read from ``source``, whose SHA-256 is ``sha``) into ``root/<suite>/`` as new files.
 
     Raises LogRejected when the log is unusable or the resulting suite fails ``check_suite`` (nothing is written).
     Returns counts of the rows added per table; ``already_imported`` when a response of the suite already has this
-    ``source_sha256`` (nothing is written).
+    ``source_sha256`` (nothing is written). ``consume``: empty ``log.replies`` once they are mapped, so a large log's
+    replies are freed before the rows are written and checked.
     """
     if not SUITE_NAME.match(suite):
         raise LogRejected(f"suite name {suite!r}: use lower-case letters, digits and underscores, starting with a "
@@ -275,14 +289,17 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
     models = sorted({r.model for r in log.replies})
     system_of = {m: (f"{m} [{label}]" if m in taken else m) for m in models}
 
-    prov = {"source_tool": log.tool, "source_tool_version": log.tool_version, "source_log": str(source),
-            "source_sha256": sha, "eval_id": log.eval_id, "imported_at": stamp}
-
     old_items = _existing(folder, "items", ["item_id", "reference_text"]) if folder.is_dir() else \
         {"item_id": [], "reference_text": []}
     old_ref = dict(zip(old_items["item_id"], old_items["reference_text"]))
 
-    items, gold, responses, ratings = [], [], [], []
+    # The new rows, column by column (a column of one value for every row is filled in when the table is built).
+    items = _Columns(["item_id", "input_text", "reference_text", "task", "metadata", "task_name"])
+    gold = _Columns(["item_id", "gold_key", "gold_value"])
+    responses = _Columns(["response_id", "item_id", "system_id", "repetition", "response_text", "raw_output",
+                          "input_tokens", "output_tokens", "total_tokens", "latency_ms", "ttft_ms", "cost",
+                          "cost_currency", "metadata", "task_name"])
+    ratings = []
     seen_items: dict[str, str | None] = {}
     seen_resp: set[str] = set()
     scorer_values: dict[tuple[str, str], list] = {}
@@ -290,6 +307,7 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
     for r in log.replies:
         iid = item_id_for(r.input_text)
         ref_text = "\n".join(r.targets) if r.targets else None
+        task = r.task_name or log.task_name
         if iid in seen_items:
             if seen_items[iid] and ref_text and seen_items[iid] != ref_text:
                 raise LogRejected(f"{source}: {r.ref}: the same input has two different targets "
@@ -301,13 +319,10 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
                                   f"target {old_ref[iid]!r}, not {ref_text!r}")
         else:
             seen_items[iid] = ref_text
-            items.append({"item_id": iid, "input_text": r.input_text, "reference_text": ref_text,
-                          "task": r.task_name or log.task_name,
-                          "metadata": _clean_json({"sample_id": r.sample_id} if r.sample_id is not None else None),
-                          **prov, "task_name": r.task_name or log.task_name})
+            items.add((iid, r.input_text, ref_text, task,
+                       _clean_json({"sample_id": r.sample_id} if r.sample_id is not None else None), task))
             for k, t in enumerate(r.targets, start=1):
-                gold.append({"item_id": iid, "gold_kind": "string_fact",
-                             "gold_key": "target" if k == 1 else f"target_{k}", "gold_value": t})
+                gold.add((iid, "target" if k == 1 else f"target_{k}", t))
         system = system_of[r.model]
         rid = f"{suite}:{label}:{iid}:{r.repetition}" + (f":{system}" if multi_system else "")
         if rid in seen_resp:
@@ -319,17 +334,16 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
             total = r.input_tokens + r.output_tokens
         meta = dict(log.settings)
         meta.update(r.metadata)
-        responses.append({
-            "response_id": rid, "item_id": iid, "system_id": system, "repetition": str(r.repetition),
-            "response_text": r.output,
-            "raw_output": r.output if r.raw_output is None else r.raw_output, "is_reference_system": "false",
-            "input_tokens": r.input_tokens, "output_tokens": r.output_tokens, "total_tokens": total,
-            "latency_ms": r.latency_ms, "ttft_ms": r.ttft_ms, "cost": r.cost,
-            "cost_currency": r.cost_currency if r.cost is not None else None, "run_label": label,
-            "metadata": _clean_json(meta), **prov, "task_name": r.task_name or log.task_name})
-        for s in r.scores:
-            scorer_values.setdefault((s.scorer, s.kind), []).append(s.value)
-            ratings.append((rid, s, r.task_name or log.task_name))
+        responses.add((rid, iid, system, str(r.repetition), r.output,
+                       r.output if r.raw_output is None else r.raw_output, r.input_tokens, r.output_tokens, total,
+                       r.latency_ms, r.ttft_ms, r.cost, r.cost_currency if r.cost is not None else None,
+                       _clean_json(meta), task))
+        for sc in r.scores:
+            scorer_values.setdefault((sc.scorer, sc.kind), []).append(sc.value)
+            ratings.append((rid, sc, task))
+
+    if consume:
+        log.replies = []
 
     # One rubric per scorer (kept when the suite already has it and the scale fits).
     spec_path = folder / "suite.yml"
@@ -366,42 +380,73 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
             new_rubrics.append(rid_)
         scale_of[scorer] = (rid_, scale, lo, hi)
 
-    rating_rows = []
-    for rid, s, task in ratings:
-        if s.scorer not in scale_of:
+    rating_rows = _Columns(["response_id", "rater_id", "rater_kind", "criterion", "score", "reason", "rubric_id",
+                            "judge_model", "metadata", "task_name"])
+    memo: dict = {}
+    criterion: dict[str, str] = {}
+    for rid, sc, task in ratings:
+        if sc.scorer not in scale_of:
             continue
-        rub, scale, _, _ = scale_of[s.scorer]
-        meta = dict(s.metadata or {})
+        rub, scale, _, _ = scale_of[sc.scorer]
+        meta = dict(sc.metadata or {})
         if scale == "percent":
-            meta["value"] = s.value
-        elif not isinstance(s.value, (bool, int)):
-            meta["value"] = s.value
-        rater = f"judge:{s.judge_model}" if s.kind == "judge" and s.judge_model else f"{log.tool}:{s.scorer}"
-        rating_rows.append({
-            "response_id": rid, "rater_id": rater, "rater_kind": s.kind, "criterion": slug(s.scorer),
-            "score": str(_to_level(s.value, scale)), "reason": s.reason, "rubric_id": rub, "rubric_version": "1",
-            "is_blind": "false", "rated_at": stamp, "judge_model": s.judge_model if s.kind == "judge" else None,
-            "metadata": _clean_json(meta), **prov, "task_name": task})
+            meta["value"] = sc.value
+        elif not isinstance(sc.value, (bool, int)):
+            meta["value"] = sc.value
+        rater = f"judge:{sc.judge_model}" if sc.kind == "judge" and sc.judge_model else f"{log.tool}:{sc.scorer}"
+        crit = criterion.get(sc.scorer)
+        if crit is None:
+            crit = criterion[sc.scorer] = slug(sc.scorer)
+        rating_rows.add((rid, rater, sc.kind, crit, str(_to_level(sc.value, scale)), sc.reason, rub,
+                         sc.judge_model if sc.kind == "judge" else None, _clean_json(meta, memo), task))
+    del ratings
 
-    tables = {"items": items, "gold": gold, "responses": responses, "ratings": rating_rows}
+    const = {"source_tool": log.tool, "source_tool_version": log.tool_version, "source_log": str(source),
+             "source_sha256": sha, "eval_id": log.eval_id, "imported_at": stamp}
+    tables = {"items": items.table("items", const),
+              "gold": gold.table("gold", {"gold_kind": "string_fact"}),
+              "responses": responses.table("responses", dict(const, is_reference_system="false", run_label=label)),
+              "ratings": rating_rows.table("ratings", dict(const, rubric_version="1", is_blind="false",
+                                                           rated_at=stamp))}
+    counts = {t: v.num_rows for t, v in tables.items()}
     _stage_and_write(folder, spec, created or bool(new_rubrics), tables, import_id, source)
     unknown = sorted(log.unknown_fields | {f"score:{s}" for s in unmapped})
-    return ImportResult(suite, import_id, label, {t: len(v) for t, v in tables.items()},
+    return ImportResult(suite, import_id, label, counts,
                         unknown_fields=unknown, new_rubrics=new_rubrics, systems=sorted(system_of.values()))
 
 
-def _arrow(table: str, rows: list[dict]) -> pa.Table:
-    """Rows as an all-text Arrow table with the contract's columns (the suite reader reads Parquet as text)."""
-    names = [c.name for c in TABLES[table].columns]
-    cols = {}
-    for c in names:
-        vals = [row.get(c) for row in rows]
-        try:
-            cols[c] = pa.array(vals, type=pa.string())  # text and None
-        except (pa.ArrowTypeError, pa.ArrowInvalid):  # numbers: their text
-            cols[c] = pa.array([None if v is None else (v if isinstance(v, str) else _num_text(v)) for v in vals],
-                               type=pa.string())
-    return pa.table(cols)
+class _Columns:
+    """New rows of one table: ``add`` takes a row, a tuple of one value per column in the order of ``names``."""
+
+    def __init__(self, names: list[str]):
+        self.names = names
+        self.rows: list[tuple] = []
+        self.add = self.rows.append
+
+    def table(self, table: str, const: dict) -> pa.Table:
+        """An all-text Arrow table with the contract's columns (the suite reader reads Parquet as text): these
+        columns, ``const`` (column -> the value of every row), NULL for the others."""
+        n = len(self.rows)
+        cols = dict(zip(self.names, map(list, zip(*self.rows)))) if n else {c: [] for c in self.names}
+        self.rows = []
+        out = {}
+        for c in (c.name for c in TABLES[table].columns):
+            if c in cols:
+                out[c] = _text_array(cols.pop(c))
+            elif const.get(c) is not None:
+                out[c] = pa.repeat(_text_array([const[c]])[0], n)
+            else:
+                out[c] = pa.nulls(n, pa.string())
+        return pa.table(out)
+
+
+def _text_array(vals: list) -> pa.Array:
+    """Text and None as they are, numbers as their text (``_num_text``)."""
+    try:
+        return pa.array(vals, type=pa.string())
+    except (pa.ArrowTypeError, pa.ArrowInvalid):  # numbers: their text
+        return pa.array([None if v is None else (v if isinstance(v, str) else _num_text(v)) for v in vals],
+                        type=pa.string())
 
 
 def _num_text(v) -> str:
@@ -416,11 +461,12 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def _stage_and_write(folder: Path, spec: dict, spec_changed: bool, tables: dict[str, list[dict]],
+def _stage_and_write(folder: Path, spec: dict, spec_changed: bool, tables: dict[str, pa.Table],
                      import_id: str, source: Path) -> None:
     from evalhouse.suites.check import check_suite
 
-    payload = {t: _parquet_bytes(_arrow(t, rows)) for t, rows in tables.items() if rows}
+    payload = {t: _parquet_bytes(table) for t, table in tables.items() if table.num_rows}
+    tables.clear()  # the Parquet bytes are what is checked and stored
     spec_text = yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120)
     for t in payload:
         if (folder / t / f"{import_id}.parquet").exists():

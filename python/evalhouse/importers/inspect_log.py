@@ -3,7 +3,8 @@
 The header (``read_eval_log(header_only=True)``) gives the run: ``eval.eval_id``, ``eval.task``, ``eval.model``, the
 generation settings (``eval.model_generate_config``, ``plan.config``), the scorers (``eval.scorers``) and the
 packages (``eval.packages['inspect_ai']``). Samples of a .eval are parsed one archive entry at a time
-(``EvalSample`` without the transcript), so a large log is never held whole. Per sample (x epoch): input (a string,
+(``EvalSample`` without the transcript: msgspec splits an entry into its fields and the transcript's are never
+decoded), so a large log is never held whole. Per sample (x epoch): input (a string,
 or chat messages rendered ``role: text`` one per line), target(s), ``output.completion`` (the raw output),
 ``model_usage`` of the evaluated model (tokens, ``total_cost`` when the provider states it, in USD), ``output.time``
 (seconds of the generate call -> latency_ms) and ``scores``: letters C / P / I / N, booleans or numbers; a dict
@@ -18,14 +19,20 @@ output (the message names the file, sample id and epoch).
 from __future__ import annotations
 
 import json
+import struct
 import zipfile
+import zlib
 from pathlib import Path
+
+import msgspec
 
 from evalhouse.importers.core import LogRejected, Reply, RunLog, ToolScore
 
 __all__ = ["read", "KNOWN_VERSIONS"]
 
 KNOWN_VERSIONS = (1, 2)
+_SPLIT = msgspec.json.Decoder(dict[str, msgspec.Raw])  # top-level fields, values left as bytes
+_VALUE = msgspec.json.Decoder()
 
 
 class _Raw:
@@ -150,25 +157,105 @@ def read(path: Path) -> RunLog:
                   unknown_fields=unknown, default_label=f"inspect-{spec.eval_id}" if spec.eval_id else None)
 
 
+_TRANSCRIPT = ("events", "events_data", "messages")  # not imported, and most of a sample's bytes
+
+
 def _eval_samples(raw: _Raw):
-    """(sample, its JSON) for each sample of a .eval log, one at a time: each ``samples/*.json`` entry parsed with
-    inspect-ai's own model (``EvalSample``, without the transcript: events and messages are not imported) and its
-    attachments resolved (``resolve_sample_attachments``, when its input refers to one). inspect-ai's
-    ``read_eval_log_samples`` does the same but re-reads the archive per sample (minutes for 5k samples)."""
+    """(sample, its JSON without the transcript) for each sample of a .eval log, one at a time: each
+    ``samples/*.json`` entry (read by ``_Entries``) is split into its top-level fields without decoding their values
+    (msgspec's ``Raw``; inspect-ai's own reader likewise skips excluded fields while parsing, with ijson),
+    the fields other than the transcript (events, events data, messages) are decoded, and the sample is parsed with
+    inspect-ai's own model (``EvalSample``) and its attachments resolved (``resolve_sample_attachments``, when its
+    input refers to one). An entry msgspec does not take as it stands (JSON that Python's json module reads more
+    leniently, such as a NaN score) is read with json, so every entry gives the values ``json.loads`` gives.
+    inspect-ai's ``read_eval_log_samples`` does the same but re-reads the archive per sample (minutes for 5k
+    samples) and validates the transcript."""
     from inspect_ai.log import EvalSample, resolve_sample_attachments
 
-    for name in raw.zip.namelist():
-        if name.startswith("samples/") and name.endswith(".json"):
-            doc = json.loads(raw.zip.read(name))
-            for heavy in ("events", "events_data", "messages"):  # transcripts: not imported, slow to validate
-                doc.pop(heavy, None)
-            sample = EvalSample.model_validate(doc)
-            # Without the transcript, inspect-ai resolves attachments in chat-message input only; resolving walks
-            # the whole sample, so only when that input refers to an attachment.
-            if doc.get("attachments") and not isinstance(doc.get("input"), str) and \
-                    "attachment://" in json.dumps(doc.get("input")):
-                sample = resolve_sample_attachments(sample)
-            yield sample, doc
+    names = [n for n in raw.zip.namelist() if n.startswith("samples/") and n.endswith(".json")]
+    for data in _read_entries(raw.zip, names):
+        doc = _sample_fields(data)
+        sample = EvalSample.model_validate(doc)
+        # Without the transcript, inspect-ai resolves attachments in chat-message input only; resolving walks
+        # the whole sample, so only when that input refers to an attachment.
+        if doc.get("attachments") and not isinstance(doc.get("input"), str) and \
+                "attachment://" in json.dumps(doc.get("input")):
+            sample = resolve_sample_attachments(sample)
+        yield sample, doc
+
+
+def _read_entries(zf: zipfile.ZipFile, names: list[str]):
+    """Each entry's bytes, in order (``_Entries``). (A worker thread reading ahead was tried: it made the reading
+    slower, the two threads taking the GIL in turn.)"""
+    entries = _Entries(zf)
+    try:
+        for name in names:
+            yield entries.read(name)
+    finally:
+        entries.close()
+
+
+class _Entries:
+    """Reads archive entries the way ``ZipFile.read`` does, without its per-entry objects (a decompressor per entry
+    costs zstd more than the decompression): from the central directory's offset and sizes, the local header's
+    signature and name checked, the data decompressed at once (stored, deflate or zstd, inspect-ai's method) and
+    its size and CRC-32 checked. Anything else (encryption, another method, any mismatch or error) is left to
+    ``zipfile``: the bytes are the same either way, and a damaged entry fails with zipfile's own error."""
+
+    def __init__(self, zf: zipfile.ZipFile):
+        self.zf = zf
+        self.fh = open(zf.filename, "rb")  # noqa: SIM115 - closed by close()
+        self.zstd = None
+
+    def close(self) -> None:
+        self.fh.close()
+
+    def read(self, name: str) -> bytes:
+        data = self._direct(self.zf.getinfo(name))
+        return self.zf.read(name) if data is None else data
+
+    def _direct(self, info: zipfile.ZipInfo) -> bytes | None:
+        if info.flag_bits & 0x1 or info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, 93):
+            return None
+        self.fh.seek(info.header_offset)
+        head = self.fh.read(30)
+        if len(head) != 30 or head[:4] != b"PK\x03\x04":
+            return None
+        n_name, n_extra = struct.unpack("<HH", head[26:30])
+        name = self.fh.read(n_name + n_extra)[:n_name]
+        if name != info.orig_filename.encode("utf-8" if info.flag_bits & 0x800 else "cp437"):
+            return None
+        raw = self.fh.read(info.compress_size)
+        if len(raw) != info.compress_size:
+            return None
+        try:
+            if info.compress_type == zipfile.ZIP_STORED:
+                data = raw
+            elif info.compress_type == zipfile.ZIP_DEFLATED:
+                data = zlib.decompress(raw, -15, max(info.file_size, 1))
+            else:
+                if self.zstd is None:
+                    import zstandard  # zipfile_zstd's (an inspect-ai dependency) codec
+
+                    self.zstd = zstandard.ZstdDecompressor()
+                data = self.zstd.decompress(raw, max_output_size=max(info.file_size, 1))
+        except Exception:  # noqa: BLE001 - zipfile reads it again and reports its own error
+            return None
+        if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+            return None
+        return data
+
+
+def _sample_fields(data: bytes) -> dict:
+    """One sample entry's top-level fields but the transcript, as ``json.loads`` gives them."""
+    try:
+        fields = _SPLIT.decode(data)
+        return {k: _VALUE.decode(v) for k, v in fields.items() if k not in _TRANSCRIPT}
+    except msgspec.MsgspecError:  # not strict JSON (NaN, ...), or not an object: as json reads it (or fails)
+        doc = json.loads(data)
+        for heavy in _TRANSCRIPT:
+            doc.pop(heavy, None)
+        return doc
 
 
 def _reply(path: Path, sample, model: str, task: str, scorer_model: dict, grader: str | None) -> Reply:

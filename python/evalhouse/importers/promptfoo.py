@@ -14,11 +14,20 @@ prompts); repetition = the n-th result of the same prompt, provider and input (`
 / ``vars.answer``. Scores: ``pass`` = promptfoo's own ``success`` (program), one per assertion, named by its
 ``metric`` or its type (model-graded types are ``judge`` with the grader as judge_model and its reason). Results with
 an ``error`` and no output are a rejected sample (promptfoo's ``failureReason`` 2).
+
+A ``.json`` file is one JSON document (~4 KB per result): it is memory-mapped and split with msgspec into its parts
+without decoding them, and each result is decoded, mapped and dropped in turn, so no decoded copy of the whole
+document is held (a file msgspec does not take as it stands, such as one with a NaN, is read whole with json).
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import mmap
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from evalhouse.importers.core import LogRejected, Reply, RunLog, ToolScore
 
@@ -51,33 +60,119 @@ def read(path: Path) -> RunLog:
                     results.append(json.loads(line))
                 except json.JSONDecodeError as exc:
                     raise LogRejected(f"{path}:{n}: not valid JSON ({exc.msg}); is the file truncated?") from None
-        unknown_top: set[str] = set()
-    else:
+        return _read_results(path, results, [_prompt_label(r) for r in results if isinstance(r, dict)], None, None,
+                             None, {}, set())
+    with open(path, "rb") as fh, _mapped(fh) as data:
         try:
-            with open(path, "rb") as fh:
-                doc = json.loads(fh.read())
-        except json.JSONDecodeError as exc:
-            raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is the "
-                              f"file truncated?") from None
-        except UnicodeDecodeError as exc:
-            raise LogRejected(f"{path}: not UTF-8 ({exc})") from None
-        if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
-            raise LogRejected(f"{path}: not a promptfoo results file (no 'results' object)")
-        body = doc["results"]
-        version = body.get("version")
-        if version not in KNOWN_VERSIONS:
-            raise LogRejected(f"{path}: unknown promptfoo results version {version!r} (this importer reads "
-                              f"{', '.join(map(str, KNOWN_VERSIONS))})")
-        results = body.get("results")
-        if not isinstance(results, list):
-            raise LogRejected(f"{path}: results.results is not a list")
-        eval_id = doc.get("evalId")
-        tool_version = (doc.get("metadata") or {}).get("promptfooVersion")
-        desc = (doc.get("config") or {}).get("description")
-        settings = {"promptfoo_description": desc} if desc else {}
-        unknown_top = {f"results.{k}" for k in body if k not in {"version", "timestamp", "prompts", "results",
-                                                                     "stats"}}
-    n_prompts = len({_prompt_label(r) for r in results if isinstance(r, dict)})
+            return _read_split(path, data)
+        except msgspec.MsgspecError:
+            pass  # not laid out as the fast path reads it (or not strict JSON): read whole, as json reads it
+    try:
+        with open(path, "rb") as fh:
+            doc = json.loads(fh.read())
+    except json.JSONDecodeError as exc:
+        raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is the "
+                          f"file truncated?") from None
+    except UnicodeDecodeError as exc:
+        raise LogRejected(f"{path}: not UTF-8 ({exc})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
+        raise LogRejected(f"{path}: not a promptfoo results file (no 'results' object)")
+    body = doc["results"]
+    version = body.get("version")
+    if version not in KNOWN_VERSIONS:
+        raise LogRejected(f"{path}: unknown promptfoo results version {version!r} (this importer reads "
+                          f"{', '.join(map(str, KNOWN_VERSIONS))})")
+    results = body.get("results")
+    if not isinstance(results, list):
+        raise LogRejected(f"{path}: results.results is not a list")
+    eval_id = doc.get("evalId")
+    tool_version = (doc.get("metadata") or {}).get("promptfooVersion")
+    desc = (doc.get("config") or {}).get("description")
+    settings = {"promptfoo_description": desc} if desc else {}
+    unknown_top = {f"results.{k}" for k in body if k not in _BODY_KEYS}
+    return _read_results(path, results, [_prompt_label(r) for r in results if isinstance(r, dict)], version,
+                         eval_id, tool_version, settings, unknown_top)
+
+
+_BODY_KEYS = {"version", "timestamp", "prompts", "results", "stats"}
+_SPLIT = msgspec.json.Decoder(dict[str, msgspec.Raw])  # an object's fields, values left as bytes
+_LIST = msgspec.json.Decoder(list[msgspec.Raw])  # an array's elements, left as bytes
+_VALUE = msgspec.json.Decoder()
+
+
+class _Prompt(msgspec.Struct):
+    """A result's ``prompt`` alone (its other fields are skipped unread)."""
+    prompt: Any = None
+
+
+_PROMPT = msgspec.json.Decoder(_Prompt)
+
+
+@contextlib.contextmanager
+def _mapped(fh):
+    """The file's bytes, memory-mapped (read-only; a results file of 1M rows is ~4 GB)."""
+    try:
+        m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except ValueError:  # an empty file cannot be mapped
+        yield b""
+        return
+    try:
+        yield m
+    finally:
+        try:
+            m.close()
+        except BufferError:  # an exception's traceback still holds parts of it: unmapped when that is freed
+            pass
+
+
+def _read_split(path: Path, data) -> RunLog:
+    """The results file in one pass that keeps no decoded copy of the whole document: msgspec splits the object
+    into its fields and ``results.results`` into its elements without decoding them (``Raw``), and each result is
+    decoded on its own, mapped and dropped. Values are those ``json.loads`` gives: msgspec reads strict JSON to the
+    same values and raises on anything else (NaN, a file that is not an object, ...), which the caller then reads
+    with json."""
+    doc = _SPLIT.decode(data)
+    if "results" not in doc:
+        raise msgspec.ValidationError("no results")
+    body = _SPLIT.decode(doc["results"])
+    version = _VALUE.decode(body["version"]) if "version" in body else None
+    if version not in KNOWN_VERSIONS:
+        raise LogRejected(f"{path}: unknown promptfoo results version {version!r} (this importer reads "
+                          f"{', '.join(map(str, KNOWN_VERSIONS))})")
+    if "results" not in body:
+        raise msgspec.ValidationError("no results.results")
+    results = _LIST.decode(body["results"])
+    value = {k: _VALUE.decode(v) for k, v in doc.items() if k in ("evalId", "metadata", "config")}
+    eval_id = value.get("evalId")
+    tool_version = (value.get("metadata") or {}).get("promptfooVersion")
+    desc = (value.get("config") or {}).get("description")
+    settings = {"promptfoo_description": desc} if desc else {}
+    unknown_top = {f"results.{k}" for k in body if k not in _BODY_KEYS}
+    labels = []
+    for raw in results:
+        try:
+            labels.append(_prompt_label({"prompt": _PROMPT.decode(raw).prompt}))
+        except msgspec.ValidationError:
+            pass  # not an object: rejected below
+    del doc, body
+    return _read_results(path, _decoded(results), labels, version, eval_id, tool_version, settings, unknown_top)
+
+
+def _decoded(results: list):
+    """Each result's value, one at a time (json for one that msgspec does not take as it stands)."""
+    for k in range(len(results)):
+        raw, results[k] = results[k], None
+        try:
+            yield _VALUE.decode(raw)
+        except msgspec.MsgspecError:
+            yield json.loads(bytes(raw))
+
+
+def _read_results(path: Path, results, labels: list[str], version, eval_id, tool_version, settings: dict,
+                  unknown_top: set[str]) -> RunLog:
+    """The results (a list, or an iterator of them) as replies; ``labels``: the prompt label of each result that
+    is an object."""
+    n_prompts = len(set(labels))
     replies, unknown = [], set(unknown_top)
     seen: dict[tuple, int] = {}
     for k, r in enumerate(results):

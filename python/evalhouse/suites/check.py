@@ -16,12 +16,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 
 from evalhouse.suites.contract import DIRECTIONS, FACT_KINDS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES, TYPE_PATTERNS
 
-__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files", "EMPTY"]
+__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files", "EMPTY", "TEXT"]
 
 _TRUE = {"true", "1"}
 # Raters whose scores are kept as recorded (a judge's mean of sampled answers, a failure code): int_ratings flags a
@@ -30,6 +31,9 @@ _TRUE = {"true", "1"}
 _KEPT_AS_RECORDED = {"judge", "program", "metric"}
 # An empty string of a keeps_empty column read from Parquet / JSONL (a value, not missing); landed as ''.
 EMPTY = "\x00empty"
+# The frames' text columns: pandas' Arrow-backed string dtype (pandas' default ``str``), so a large import is
+# held as Arrow buffers, not as one Python object per cell. Values are never missing ('' is): a frame holds text.
+TEXT = pd.StringDtype("pyarrow", na_value=float("nan"))
 
 
 @dataclass(frozen=True)
@@ -305,8 +309,8 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
         except Exception as exc:  # noqa: BLE001 - any reader error is the file's problem
             problems.append(Problem(name, 0, "", f"not a readable Parquet file ({exc})"))
             return None
-        cols = {col: _text_column(table.column(col), col in keep) for col in table.column_names}
-        df = pd.DataFrame(cols, dtype=object)
+        df = pd.DataFrame({col: _text_column(table.column(col), col in keep) for col in table.column_names},
+                          index=pd.RangeIndex(table.num_rows))
         df["_row"] = range(1, len(df) + 1)
     else:
         from evalhouse.ratings.store import ImportRejected, read_rows
@@ -321,23 +325,24 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
                 problems.append(_parse_problem(msg.replace(str(path), name, 1), name))
             return None
         header = _csv_header(path) if suffix == ".csv" else sorted({k for _, r in rows for k in r})
-        df = pd.DataFrame([r for _, r in rows], columns=header, dtype=object).fillna("")
+        df = pd.DataFrame([r for _, r in rows], columns=header, dtype=object).fillna("").astype(TEXT)
         df["_row"] = [line for line, _ in rows]
     df["_file"] = name
     return df
 
 
-def _text_column(col, keep: bool) -> list:
-    """One Parquet column as text values (``_text``; '' of a ``keep`` column as EMPTY). A string column is
-    converted at once (None -> ''); other types value by value."""
+def _text_column(col, keep: bool) -> pd.Series:
+    """One Parquet column as a text Series (``_text``; '' of a ``keep`` column as EMPTY). A string column is
+    converted in Arrow (None -> ''), without a Python object per value; other types value by value."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
         if keep:
             col = pc.if_else(pc.equal(col, ""), EMPTY, col)
-        return pc.fill_null(col, "").to_pylist()
-    return [EMPTY if v == "" and keep else _text(v) for v in col.to_pylist()]
+        col = pc.fill_null(col, "")
+        return pd.Series(pd.arrays.ArrowStringArray(col.cast(pa.large_string())), dtype=TEXT)
+    return pd.Series([EMPTY if v == "" and keep else _text(v) for v in col.to_pylist()], dtype=TEXT)
 
 
 def _csv_header(path: Path) -> list[str]:
@@ -381,7 +386,7 @@ def read_table_files(folder: Path, problems: list[Problem]) -> dict[str, pd.Data
             for c in spec.names:
                 if c not in df.columns:
                     df[c] = ""
-            out[table] = df[spec.names + ["_file", "_row"]].fillna("").astype(object)
+            out[table] = df[spec.names + ["_file", "_row"]].fillna("").astype({c: TEXT for c in spec.names + ["_file"]})
     return out
 
 
@@ -391,7 +396,12 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
 
     The per-row expectations (required, type, allowed values) and the missing-column check run on the rows of
     ``new_files`` (every row when None); the unique key spans every file. Each of the two groups is one
-    ExpectationSuite validated on one batch (a batch per expectation re-hashes the whole frame each time)."""
+    ExpectationSuite validated on one batch (a batch per expectation re-hashes the whole frame each time).
+
+    A per-row expectation judges each value on its own (not missing, matches the type's pattern, in the allowed
+    set), so its batch holds each checked column's distinct values once (side by side, shorter columns padded with
+    their first value) and a value's verdict goes to every row that holds it: the same rows, in frame order, as
+    validating every row, at the cost of the distinct values (an import's 400k ratings have a few hundred)."""
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
     import great_expectations as gx
 
@@ -420,7 +430,7 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
             for f, cols in present.items():
                 if col.name not in cols and (new_files is None or f in new_files):
                     problems.append(Problem(f, 1, col.name, f"missing required column {col.name!r}"))
-    for checks, only_new in ((per_row, new_files is not None), (keyed, False)):
+    for checks, only_new, by_value in ((per_row, new_files is not None, True), (keyed, False, False)):
         checks = [(column, exp, message) for column, exp, message in checks
                   if "required" in message or any(c in cols for c in column.split(",") for cols in present.values())]
         if not checks:  # (an optional column no file has is not checked)
@@ -429,15 +439,74 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
         used = list(dict.fromkeys(c for column, _, _ in checks for c in column.split(",")))
         frame = df.loc[df["_file"].isin(new_files), used + ["_file", "_row"]] if only_new else \
             df[used + ["_file", "_row"]]
-        frame = frame.replace({"": None}).reset_index(drop=True)
-        if len(frame):
-            _validate(frame, table, checks, present, problems)
+        if not len(frame):
+            continue
+        frame = frame.reset_index(drop=True)
+        values = {c: frame[c].mask(frame[c] == "") for c in used}  # '' is missing to the expectations
+        codes = None
+        if by_value:
+            codes, batches = _distinct_values(values)
+        else:
+            batches = [pd.DataFrame(values)]
+        unexpected: dict[int, np.ndarray | None] = {}
+        for batch in batches:
+            mine = [k for k, (column, _, _) in enumerate(checks) if column.split(",")[0] in batch.columns]
+            unexpected.update(zip(mine, _validate(batch, table, [checks[k] for k in mine])))
+        for k, (column, _, message) in enumerate(checks):
+            index = unexpected[k]
+            if index is None:
+                continue
+            if codes is not None:  # distinct values -> the rows that hold them
+                n_values, value_codes = codes[column]
+                index = np.flatnonzero(np.isin(value_codes, index[index < n_values]))
+            _word(frame, values, index, column, message, present, problems)
 
 
-def _validate(batch_df: pd.DataFrame, table: str, checks: list, present: dict[str, set[str]],
-              problems: list[Problem]) -> None:
-    """Validate ``checks`` (column, expectation, message) as one suite on ``batch_df``; one problem per
-    unexpected row, in the order of the checks, rows in frame order."""
+def _distinct_values(values: dict[str, pd.Series], few: int = 1000
+                     ) -> tuple[dict[str, tuple[int, np.ndarray]], list[pd.DataFrame]]:
+    """Each column's distinct values (missing included) side by side, a shorter column padded with its first
+    value, in two frames: the columns of at most ``few`` distinct values, and the others (so a column of a few
+    values is not padded to the length of one of 100k); and per column (number of distinct values, each row's
+    position among them)."""
+    codes, distinct = {}, {}
+    for c, s in values.items():
+        row_codes, uniques = pd.factorize(s, use_na_sentinel=False)
+        codes[c] = (len(uniques), row_codes)
+        distinct[c] = pd.Series(uniques, dtype=TEXT)
+    batches = []
+    for group in ([c for c, u in distinct.items() if len(u) <= few], [c for c, u in distinct.items() if len(u) > few]):
+        if group:
+            n = max(len(distinct[c]) for c in group)
+            batches.append(pd.DataFrame({c: distinct[c].take(np.r_[np.arange(len(distinct[c])),
+                                                                   np.zeros(n - len(distinct[c]), dtype=np.intp)])
+                                         .reset_index(drop=True) for c in group}))
+    return codes, batches
+
+
+def _word(frame: pd.DataFrame, values: dict[str, pd.Series], index, column: str, message: str,
+          present: dict[str, set[str]], problems: list[Problem]) -> None:
+    """One problem per unexpected row (``index``: positions in ``frame``, in frame order); a missing value is
+    shown as None."""
+    key_cols = column.split(",")
+    first_seen: dict[tuple, str] = {}
+    files, rows = frame["_file"], frame["_row"]
+    for i in index:
+        f, r = files.iat[i], rows.iat[i]
+        if "required" in message and column not in present.get(f, set()):
+            continue  # already reported once as a missing column
+        key = tuple(None if pd.isna(v) else v for v in (values[c].iat[i] for c in key_cols))
+        value = ", ".join(repr(str(v)[:60]) for v in key)
+        if message.startswith("duplicate key"):
+            if key not in first_seen:
+                first_seen[key] = f"{f}:{r}"
+                continue  # the first occurrence is not the duplicate
+            value += f" (first at {first_seen[key]})"
+        problems.append(Problem(f, int(r), column, message.format(col=column, value=value)))
+
+
+def _validate(batch_df: pd.DataFrame, table: str, checks: list) -> list[np.ndarray | None]:
+    """Validate ``checks`` (column, expectation, message) as one suite on ``batch_df``: per check, the sorted
+    positions of its unexpected rows, or None when it passed."""
     import great_expectations as gx
 
     global _N_SOURCES
@@ -451,26 +520,13 @@ def _validate(batch_df: pd.DataFrame, table: str, checks: list, present: dict[st
         suite.add_expectation(exp)
     outcome = batch.validate(suite, result_format={"result_format": "COMPLETE"})
     by_check = {int(r.expectation_config.meta["check"]): r for r in outcome.results}
-    for k, (column, _, message) in enumerate(checks):
+    out: list[np.ndarray | None] = []
+    for k in range(len(checks)):
         result = by_check[k]
-        if result.success:
-            continue
-        key_cols = column.split(",")
-        first_seen: dict[tuple, str] = {}
-        for i in sorted(int(i["index"] if isinstance(i, dict) else i)
-                        for i in (result.result or {}).get("unexpected_index_list") or []):
-            row = batch_df.iloc[i]
-            if "required" in message and column not in present.get(row["_file"], set()):
-                continue  # already reported once as a missing column
-            value = ", ".join(repr(str(row[c])[:60]) for c in key_cols)
-            if message.startswith("duplicate key"):
-                key = tuple(row[c] for c in key_cols)
-                if key not in first_seen:
-                    first_seen[key] = f"{row['_file']}:{row['_row']}"
-                    continue  # the first occurrence is not the duplicate
-                value += f" (first at {first_seen[key]})"
-            problems.append(Problem(row["_file"], int(row["_row"]), column,
-                                    message.format(col=column, value=value)))
+        out.append(None if result.success else np.array(sorted(
+            int(i["index"] if isinstance(i, dict) else i)
+            for i in (result.result or {}).get("unexpected_index_list") or []), dtype=np.intp))
+    return out
 
 
 _GX = None
@@ -490,19 +546,30 @@ def _gx_context():
 
 
 def _json_objects(df: pd.DataFrame, table: str, problems: list[Problem]) -> None:
-    """Each value of a json column is one JSON object (or missing)."""
+    """Each value of a json column is one JSON object (or missing): each distinct value parsed once."""
     for col in TABLES[table].columns:
         if col.type != "json":
             continue
-        for value, f, r in zip(df[col.name], df["_file"], df["_row"]):
-            if value == "":
-                continue
-            try:
-                ok = isinstance(json.loads(value), dict)
-            except json.JSONDecodeError:
-                ok = False
-            if not ok:
-                problems.append(Problem(f, int(r), col.name, f"{col.name} must be one JSON object"))
+        bad = {value for value in pd.unique(df[col.name]) if value != "" and not _is_json_object(value)}
+        if bad:
+            for value, f, r in zip(df[col.name], df["_file"], df["_row"]):
+                if value in bad:
+                    problems.append(Problem(f, int(r), col.name, f"{col.name} must be one JSON object"))
+
+
+def _is_json_object(text: str) -> bool:
+    """``json.loads(text)`` is a dict. msgspec reads strict JSON to the same values, faster; what it does not take
+    (NaN, which json accepts, or anything invalid) is left to json."""
+    import msgspec
+
+    try:
+        return isinstance(msgspec.json.decode(text), dict)
+    except Exception:  # noqa: BLE001 - json decides
+        pass
+    try:
+        return isinstance(json.loads(text), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 # ---------------------------------------------------------------- defaults and references
@@ -555,6 +622,17 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
         c.loc[c["rater_kind"] == "", "rater_kind"] = "human"
 
 
+def _isin(s: pd.Series, values) -> pd.Series:
+    """``s.isin(values)`` for a text column and text values (a column or any iterable), in Arrow: pandas' isin on
+    Arrow strings converts the values one by one."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    value_set = pa.array(values if isinstance(values, pd.Series) else list(values), type=pa.large_string())
+    found = pc.is_in(pa.array(s, type=pa.large_string()), value_set=value_set)
+    return pd.Series(found.to_numpy(zero_copy_only=False), index=s.index)
+
+
 def _unknown(df: pd.DataFrame, mask, column: str, message, problems: list[Problem]) -> None:
     for idx in df.index[mask]:
         problems.append(Problem(df.at[idx, "_file"], int(df.at[idx, "_row"]), column,
@@ -564,20 +642,20 @@ def _unknown(df: pd.DataFrame, mask, column: str, message, problems: list[Proble
 def _references(data: SuiteData, problems: list[Problem], check_scores: bool = True,
                 new_files: set[str] | None = None) -> None:
     t = data.tables
-    items = set(t["items"]["item_id"]) if "items" in t else set()
+    items = t["items"]["item_id"] if "items" in t else ()
     for table in ("responses", "gold", "comparisons"):
         if table in t:
             df = t[table]
-            _unknown(df, ~df["item_id"].isin(items) & (df["item_id"] != ""), "item_id",
+            _unknown(df, ~_isin(df["item_id"], items) & (df["item_id"] != ""), "item_id",
                      lambda r: f"unknown item {r['item_id']!r} (not in items)", problems)
     responses = t.get("responses")
-    ids = set(responses["response_id"]) if responses is not None else set()
+    ids = responses["response_id"] if responses is not None else ()
     for table, cols in (("response_labels", ("response_id",)), ("ratings", ("response_id",)),
                         ("comparisons", ("response_id_a", "response_id_b"))):
         if table in t:
             df = t[table]
             for col in cols:
-                _unknown(df, ~df[col].isin(ids) & (df[col] != "") & (df[col] != "\0unknown"), col,
+                _unknown(df, ~_isin(df[col], ids) & (df[col] != "") & (df[col] != "\0unknown"), col,
                          lambda r, col=col: f"unknown response {r[col]!r} (not in responses)", problems)
     if "ratings" in t and check_scores:
         g = t["ratings"]
