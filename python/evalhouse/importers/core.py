@@ -44,7 +44,7 @@ import yaml
 from evalhouse import files
 from evalhouse.suites.contract import SUITE_NAME, TABLES
 
-__all__ = ["ToolScore", "Reply", "RunLog", "LogRejected", "ImportResult", "import_log", "sha256_file",
+__all__ = ["ToolScore", "Reply", "RunLog", "LogRejected", "ImportResult", "import_log", "sha256_file", "read_json_log",
            "item_id_for", "slug"]
 
 
@@ -117,6 +117,21 @@ class ImportResult:
 
 
 # ---------------------------------------------------------------- small pure helpers
+
+def read_json_log(path: Path):
+    """A log file parsed whole as one JSON document, as ``json`` reads it; LogRejected naming the file (and the line
+    and column of a JSON error) when it is not valid JSON or not UTF-8."""
+    import json
+
+    try:
+        with open(path, "rb") as fh:
+            return json.loads(fh.read())
+    except json.JSONDecodeError as exc:
+        raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is the "
+                          f"file truncated?") from None
+    except UnicodeDecodeError as exc:
+        raise LogRejected(f"{path}: not UTF-8 ({exc})") from None
+
 
 def sha256_file(path: Path) -> str:
     """SHA-256 of a file's bytes, hex."""

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import msgspec
 
-from evalhouse.importers.core import LogRejected, Reply, RunLog, ToolScore
+from evalhouse.importers.core import LogRejected, Reply, RunLog, ToolScore, read_json_log
 
 __all__ = ["read", "KNOWN_VERSIONS"]
 
@@ -58,12 +58,7 @@ class _Raw:
                 raise LogRejected(f"{path}: not a readable inspect-ai .eval log ({exc}); is the file "
                                   f"truncated?") from None
         else:
-            try:
-                with open(path, "rb") as fh:
-                    doc = json.loads(fh.read())
-            except json.JSONDecodeError as exc:
-                raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is "
-                                  f"the file truncated?") from None
+            doc = read_json_log(path)
             if not isinstance(doc, dict):
                 raise LogRejected(f"{path}: not an inspect-ai log (the top level is not an object)")
             self.samples = {(str(x.get("id")), int(x.get("epoch") or 1)): x for x in doc.pop("samples", None) or []

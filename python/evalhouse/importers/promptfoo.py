@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from evalhouse.importers.core import LogRejected, Reply, RunLog, ToolScore
+from evalhouse.importers.core import LogRejected, Reply, RunLog, ToolScore, read_json_log
 
 __all__ = ["read", "KNOWN_VERSIONS", "MODEL_GRADED"]
 
@@ -67,14 +67,7 @@ def read(path: Path) -> RunLog:
             return _read_split(path, data)
         except msgspec.MsgspecError:
             pass  # not laid out as the fast path reads it (or not strict JSON): read whole, as json reads it
-    try:
-        with open(path, "rb") as fh:
-            doc = json.loads(fh.read())
-    except json.JSONDecodeError as exc:
-        raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is the "
-                          f"file truncated?") from None
-    except UnicodeDecodeError as exc:
-        raise LogRejected(f"{path}: not UTF-8 ({exc})") from None
+    doc = read_json_log(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict):
         raise LogRejected(f"{path}: not a promptfoo results file (no 'results' object)")
     body = doc["results"]
