@@ -246,21 +246,30 @@ def test_inspect_unknown_fields_kept_and_reported(tmp_path):
     assert by_id[rid]["unknown"] == {"futureSample": {"k": 0}}
 
 
+def _edit_eval_sample(out: Path, entry: str, edit) -> None:
+    """A copy of the inspect-ai fixture log at ``out`` whose sample ``entry`` is changed in place by ``edit(doc)``."""
+    with zipfile.ZipFile(INSPECT_EVAL) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            if name == entry:
+                doc = json.loads(data)
+                edit(doc)
+                data = json.dumps(doc)
+            dst.writestr(name, data)
+
+
 def test_inspect_eval_attachment_resolved_and_unknown_sample_field_kept(tmp_path):
     """A .eval sample whose chat input refers to an attachment (inspect-ai condenses long message content so) is
     read with the attachment's text; a field inspect-ai does not know is kept per sample."""
     attached = "What is 7 + 5? " + "Think carefully. " * 20
     changed = tmp_path / "attached.eval"
-    with zipfile.ZipFile(INSPECT_EVAL) as src, zipfile.ZipFile(changed, "w", zipfile.ZIP_DEFLATED) as dst:
-        for name in src.namelist():
-            data = src.read(name)
-            if name == "samples/q01_epoch_1.json":
-                doc = json.loads(data)
-                doc["input"] = [{"role": "user", "content": "attachment://0123456789abcdef0123456789abcdef"}]
-                doc["attachments"] = {**doc.get("attachments", {}), "0123456789abcdef0123456789abcdef": attached}
-                doc["futureSample"] = [1, 2]
-                data = json.dumps(doc)
-            dst.writestr(name, data)
+
+    def edit(doc):
+        doc["input"] = [{"role": "user", "content": "attachment://0123456789abcdef0123456789abcdef"}]
+        doc["attachments"] = {**doc.get("attachments", {}), "0123456789abcdef0123456789abcdef": attached}
+        doc["futureSample"] = [1, 2]
+
+    _edit_eval_sample(changed, "samples/q01_epoch_1.json", edit)
     log = read_log("inspect", changed)
     first = [r for r in log.replies if r.sample_id == "q01" and r.repetition == 1]
     assert len(first) == 1 and first[0].input_text == f"user: {attached}"
@@ -409,14 +418,8 @@ def test_inspect_eval_sample_with_a_nan_score_is_read_as_json_reads_it(tmp_path)
     """A .eval entry with a NaN (a grader that failed; inspect-ai writes NaN) is read with json: that score gives no
     rating, the sample's other score and its reply are imported."""
     changed = tmp_path / "nan.eval"
-    with zipfile.ZipFile(INSPECT_EVAL) as src, zipfile.ZipFile(changed, "w", zipfile.ZIP_DEFLATED) as dst:
-        for name in src.namelist():
-            data = src.read(name)
-            if name == "samples/q02_epoch_1.json":
-                doc = json.loads(data)
-                doc["scores"]["model_graded_qa"]["value"] = float("nan")
-                data = json.dumps(doc)
-            dst.writestr(name, data)
+    _edit_eval_sample(changed, "samples/q02_epoch_1.json",
+                      lambda doc: doc["scores"]["model_graded_qa"].update(value=float("nan")))
     log = read_log("inspect", changed)
     q02 = [r for r in log.replies if r.sample_id == "q02" and r.repetition == 1]
     assert len(log.replies) == 48 and len(q02) == 1
