@@ -316,3 +316,30 @@ def test_per_value_checks_name_every_row_holding_a_bad_value(suite):
                                f"{f}:10:is_reference_system: is_reference_system is not a boolean: 'maybe'",
                                f"{f}:20:is_reference_system: is_reference_system is not a boolean: 'maybe'",
                                f"{f}:5:latency_ms: latency_ms is not a decimal: 'abc'"]
+
+
+def test_a_table_file_in_another_format_is_reported_not_skipped(suite):
+    (suite / "ratings.csv").rename(suite / "ratings.tsv")
+    (suite / "notes.txt").write_text("the team's own notes are left alone\n")
+    (suite / "comparisons").mkdir()
+    (suite / "comparisons" / "round1.xlsx").write_bytes(b"PK")
+    (suite / "comparisons" / ".DS_Store").write_bytes(b"")
+    assert messages(suite) == [
+        "suites/team_qa/comparisons/round1.xlsx:0:-: not read: the files of folder comparisons/ must be .csv, "
+        ".jsonl or .parquet files",
+        "suites/team_qa/ratings.tsv:0:-: not read: table ratings must be a .csv, .jsonl or .parquet file (or a "
+        "folder ratings/ of them)"]
+
+
+def test_an_upper_case_extension_is_read(suite):
+    (suite / "ratings.csv").rename(suite / "ratings.CSV")
+    data, problems = check_suite(suite)
+    assert problems == [] and len(data.tables["ratings"]) == 32
+
+
+def test_a_file_with_only_a_header_is_an_error(suite):
+    header = (suite / "ratings.csv").read_text().splitlines()[0]
+    (suite / "ratings").mkdir()
+    (suite / "ratings" / "empty_import.csv").write_text(header + "\n")
+    assert messages(suite) == ["suites/team_qa/ratings/empty_import.csv:0:-: no rows: the file of table ratings has no "
+                               "data rows (remove it, or add its rows)"]

@@ -266,16 +266,34 @@ def _check_answer_rules(spec: dict, lines: dict, name: str, problems: list[Probl
 
 # ---------------------------------------------------------------- data files
 
+_FORMAT_NAMES = ", ".join(FORMATS[:-1]) + " or " + FORMATS[-1]
+
+
 def _table_files(folder: Path, problems: list[Problem]) -> dict[str, list[Path]]:
+    """The data files of each table in a suite folder: ``<table>.<format>`` and the files of ``<table>/``.
+
+    A file that is meant as a table but would not be read is a problem rather than silently skipped: a
+    ``<table>.<other extension>`` beside suite.yml (``ratings.tsv``, ``ratings.csv.gz``) and any file of another
+    format inside a ``<table>/`` folder. Other files (README.md, notes) are the team's own and are left alone."""
     found: dict[str, list[Path]] = {}
     for p in sorted(folder.iterdir()):
         stem, suffix = (p.name, "") if p.is_dir() else (p.stem, p.suffix.lower())
         if p.is_dir():
             if stem in TABLES:
-                files = sorted(f for f in p.iterdir() if f.suffix.lower() in FORMATS and not f.name.startswith("."))
-                found.setdefault(stem, []).extend(files)
+                for f in sorted(p.iterdir()):
+                    if f.name.startswith("."):
+                        continue
+                    if f.is_file() and f.suffix.lower() in FORMATS:
+                        found.setdefault(stem, []).append(f)
+                    else:
+                        problems.append(Problem(_rel(f), 0, "", f"not read: the files of folder {stem}/ must be "
+                                                f"{_FORMAT_NAMES} files"))
             continue
         if suffix not in FORMATS:
+            table = p.name.split(".", 1)[0]
+            if table in TABLES and "." in p.name and not p.name.startswith("."):
+                problems.append(Problem(_rel(p), 0, "", f"not read: table {table} must be a {_FORMAT_NAMES} file "
+                                        f"(or a folder {table}/ of them)"))
             continue
         if stem not in TABLES:
             problems.append(Problem(_rel(p), 0, "", f"unknown data file: a suite's tables are "
@@ -376,6 +394,9 @@ def read_table_files(folder: Path, problems: list[Problem]) -> dict[str, pd.Data
             df = _read_file(f, problems, frozenset(c.name for c in spec.columns if c.keeps_empty))
             if df is None:
                 continue
+            if df.empty:
+                problems.append(Problem(_rel(f), 0, "", f"no rows: the file of table {table} has no data rows "
+                                        f"(remove it, or add its rows)"))
             unknown = [c for c in df.columns if c not in spec.names and not c.startswith("_")]
             for c in unknown:
                 problems.append(Problem(_rel(f), 1, c, f"unknown column for table {table}: expected some of "
