@@ -274,8 +274,13 @@ def test_a_rubric_id_of_another_suite_is_an_error(suite):
 
 def test_an_unreadable_items_file_is_one_error_with_a_relative_path(suite):
     (suite / "items.csv").write_bytes(b"item_id,input_text\nq1,caf\xe9\n")
-    found = [m for m in messages(suite) if "unknown item" not in m]
-    assert found == ["suites/team_qa/items.csv:2:-: not UTF-8 (byte 25)"]
+    assert messages(suite) == ["suites/team_qa/items.csv:2:-: not UTF-8 (byte 25)"]
+
+
+def test_a_broken_responses_file_is_reported_once_without_its_follow_on_errors(suite):
+    (suite / "responses.csv").write_bytes(b"response_id,item_id,system_id,output_text\nr1,q1,model_a,\"unclosed\n")
+    found = messages(suite)
+    assert len(found) == 1 and found[0].startswith("suites/team_qa/responses.csv:"), found
 
 
 def test_ratings_of_missing_responses_are_not_duplicates_of_each_other(suite):
@@ -343,3 +348,15 @@ def test_a_file_with_only_a_header_is_an_error(suite):
     (suite / "ratings" / "empty_import.csv").write_text(header + "\n")
     assert messages(suite) == ["suites/team_qa/ratings/empty_import.csv:0:-: no rows: the file of table ratings has no "
                                "data rows (remove it, or add its rows)"]
+
+
+def test_an_unclosed_quote_is_reported_on_the_row_that_opens_it(suite):
+    lines = (suite / "responses.csv").read_text().splitlines()
+    opened = lines[2] + ',"'  # a quote opened on line 3
+    (suite / "responses.csv").write_text("\n".join(lines[:2] + [opened]) + "\n")  # ... that no later line closes
+    assert messages(suite) == ["suites/team_qa/responses.csv:3:-: malformed CSV (a quote opened in this row is never "
+                               "closed)"]
+    # the next quoted field closes it: the parser stops on line 4, the row began on line 3
+    (suite / "responses.csv").write_text("\n".join(lines[:2] + [opened] + lines[3:]) + "\n")
+    assert messages(suite) == ["suites/team_qa/responses.csv:3:-: malformed CSV (',' expected after '\"', on line 4; "
+                               "a quote opened in this row may be unclosed)"]

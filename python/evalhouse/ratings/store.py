@@ -192,17 +192,27 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
         dupes = sorted({h for h in header if header.count(h) > 1})
         raise ImportRejected([f"{name}:1:{d}: the column appears twice in the header" for d in dupes])
     rows, problems = [], []
+    start = reader.line_num + 1  # the line the record being read starts on (a quoted field may span lines)
     try:
         for values in reader:
             line = reader.line_num
             if not any(v.strip() for v in values):
+                start = line + 1
                 continue
             if len(values) != len(header):
                 problems.append(f"{name}:{line}:-: {len(values)} fields, the header has {len(header)}")
+                start = line + 1
                 continue
             rows.append((line, dict(zip(header, values))))
+            start = line + 1
     except csv.Error as exc:
-        problems.append(f"{name}:{reader.line_num}:-: malformed CSV ({exc})")
+        if "unexpected end of data" in str(exc):
+            problems.append(f"{name}:{start}:-: malformed CSV (a quote opened in this row is never closed)")
+        elif start < reader.line_num:  # the row ran on over several lines: most often a quote left open
+            problems.append(f"{name}:{start}:-: malformed CSV ({exc}, on line {reader.line_num}; a quote opened "
+                            f"in this row may be unclosed)")
+        else:
+            problems.append(f"{name}:{reader.line_num}:-: malformed CSV ({exc})")
     if problems:
         raise ImportRejected(problems)
     return rows

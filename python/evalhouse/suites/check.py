@@ -62,6 +62,9 @@ class SuiteData:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     rubrics: dict[str, dict[int, dict[str, dict]]] = field(default_factory=dict)
     spec_lines: dict[tuple, int] = field(default_factory=dict)  # YAML path in suite.yml -> line number
+    # tables with a file that could not be read (its problem is reported): references into them are not checked,
+    # since every row of the broken file would otherwise be reported again as unknown
+    unreadable: set[str] = field(default_factory=set)
 
 
 def suite_folders(root: Path) -> list[Path]:
@@ -384,8 +387,10 @@ def _parse_problem(msg: str, default_file: str) -> Problem:
     return Problem(default_file, 0, "", msg)
 
 
-def read_table_files(folder: Path, problems: list[Problem]) -> dict[str, pd.DataFrame]:
-    """Read every table of a suite folder as text frames (several files of one table are stacked)."""
+def read_table_files(folder: Path, problems: list[Problem],
+                     unreadable: set[str] | None = None) -> dict[str, pd.DataFrame]:
+    """Read every table of a suite folder as text frames (several files of one table are stacked).
+    ``unreadable``, when given, receives the names of the tables with a file that could not be read."""
     out: dict[str, pd.DataFrame] = {}
     for table, files in _table_files(folder, problems).items():
         spec = TABLES[table]
@@ -393,6 +398,8 @@ def read_table_files(folder: Path, problems: list[Problem]) -> dict[str, pd.Data
         for f in files:
             df = _read_file(f, problems, frozenset(c.name for c in spec.columns if c.keeps_empty))
             if df is None:
+                if unreadable is not None:
+                    unreadable.add(table)
                 continue
             if df.empty:
                 problems.append(Problem(_rel(f), 0, "", f"no rows: the file of table {table} has no data rows "
@@ -623,6 +630,8 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
                 key = (g.at[idx, "item_id"], g.at[idx, "system_id"], g.at[idx, "repetition"].strip())
                 if key in lookup:
                     g.at[idx, "response_id"] = lookup[key]
+                elif "responses" in data.unreadable:
+                    g.at[idx, "response_id"] = "\0unknown"
                 else:
                     problems.append(Problem(g.at[idx, "_file"], int(g.at[idx, "_row"]), "system_id",
                                             f"no response of system {key[1]!r} to item {key[0]!r} "
@@ -665,7 +674,7 @@ def _references(data: SuiteData, problems: list[Problem], check_scores: bool = T
     t = data.tables
     items = t["items"]["item_id"] if "items" in t else ()
     for table in ("responses", "gold", "comparisons"):
-        if table in t:
+        if table in t and "items" not in data.unreadable:
             df = t[table]
             _unknown(df, ~_isin(df["item_id"], items) & (df["item_id"] != ""), "item_id",
                      lambda r: f"unknown item {r['item_id']!r} (not in items)", problems)
@@ -673,7 +682,7 @@ def _references(data: SuiteData, problems: list[Problem], check_scores: bool = T
     ids = responses["response_id"] if responses is not None else ()
     for table, cols in (("response_labels", ("response_id",)), ("ratings", ("response_id",)),
                         ("comparisons", ("response_id_a", "response_id_b"))):
-        if table in t:
+        if table in t and "responses" not in data.unreadable:
             df = t[table]
             for col in cols:
                 _unknown(df, ~_isin(df[col], ids) & (df[col] != "") & (df[col] != "\0unknown"), col,
@@ -790,7 +799,7 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
     _check_answer_rules(data.spec, lines, _rel(folder / "suite.yml"), problems)
     spec_ok = not problems
     packs = _read_packs(folder, data.spec, lines, problems) if isinstance(data.spec.get("pack_dir"), str) else None
-    data.tables = packs.tables if packs is not None else read_table_files(folder, problems)
+    data.tables = packs.tables if packs is not None else read_table_files(folder, problems, data.unreadable)
     for table, df in data.tables.items():
         present = {}
         for f in df["_file"].unique():
