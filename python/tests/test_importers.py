@@ -183,7 +183,14 @@ def _corrupt_cases(tmp: Path):
     ins_future.write_text(json.dumps(ins))
     ev = tmp / "truncated.eval"
     ev.write_bytes(INSPECT_EVAL.read_bytes()[:5000])
+    lines = PROMPTFOO_JSONL.read_text().splitlines()
+    bad = json.loads(lines[4])
+    bad["gradingResult"]["componentResults"] = 1.5  # a number where promptfoo writes a list
+    lines[4] = json.dumps(bad)
+    misshapen = tmp / "misshapen.jsonl"
+    misshapen.write_text("\n".join(lines) + "\n")
     return [("promptfoo", trunc, "not valid JSON"), ("promptfoo", no_out, "result 8 (testIdx"),
+            ("promptfoo", misshapen, "result 5 (testIdx"),
             ("promptfoo", future, "unknown promptfoo results version 99"),
             ("inspect", ins_no, f"sample id={json.loads(INSPECT_JSON.read_text())['samples'][3]['id']} epoch="),
             ("inspect", ins_future, "unknown inspect-ai log format version 7"),
@@ -426,3 +433,4 @@ def test_inspect_eval_sample_with_a_nan_score_is_read_as_json_reads_it(tmp_path)
     assert [s.scorer for s in q02[0].scores] == ["match"]
     res = import_runs("inspect", changed, "arith", root=tmp_path / "suites")
     assert res.counts["responses"] == 48 and res.counts["ratings"] == 95
+

@@ -172,61 +172,72 @@ def _read_results(path: Path, results, labels: list[str], version, eval_id, tool
         ref = _ref(r, k)
         if not isinstance(r, dict):
             raise LogRejected(f"{path}: {ref}: a result must be a JSON object")
-        resp = r.get("response") or {}
-        extra = {key: r[key] for key in r if key not in _RESULT_KEYS}
-        extra.update({f"response.{key}": resp[key] for key in resp if key not in _RESPONSE_KEYS})
+        try:
+            reply, extra = _reply(path, r, ref, n_prompts, seen)
+        except (TypeError, AttributeError, ValueError) as exc:  # a field of another type than promptfoo writes
+            raise LogRejected(f"{path}: {ref}: not shaped as a promptfoo result ({type(exc).__name__}: {exc})") \
+                from None
         unknown |= {k if k.startswith("response.") else f"result.{k}" for k in extra}
-        prompt = r.get("prompt") or {}
-        raw_prompt = prompt.get("raw")
-        if not isinstance(raw_prompt, str):
-            raise LogRejected(f"{path}: {ref}: no prompt.raw (the rendered prompt)")
-        output = resp.get("output")
-        if output is None:
-            raise LogRejected(f"{path}: {ref}: no output (response.output missing"
-                              + (f"; error: {str(r.get('error'))[:200]}" if r.get("error") else "") + ")")
-        if not isinstance(output, str):
-            output = json.dumps(output, ensure_ascii=False)
-        provider = r.get("provider") or {}
-        if isinstance(provider, str):
-            provider = {"id": provider}
-        model = provider.get("label") or provider.get("id") or "unknown"
-        if n_prompts > 1:
-            model = f"{model} | {_prompt_label(r)}"
-        key = (model, raw_prompt)
-        seen[key] = seen.get(key, 0) + 1
-        tc = r.get("testCase") or {}
-        vars_ = r.get("vars") or tc.get("vars") or {}
-        usage = resp.get("tokenUsage") or r.get("tokenUsage") or {}
-        cost = resp.get("cost", r.get("cost"))
-        scores = [ToolScore("pass", bool(r.get("success")), "program",
-                            reason=(r.get("gradingResult") or {}).get("reason"))]
-        scores += _assertion_scores(r, ref, path)
-        replies.append(Reply(
-            ref=ref, input_text=raw_prompt, output=output, model=model, targets=_targets(tc, vars_),
-            repetition=seen[key], sample_id=tc.get("description"),
-            task_name=None, input_tokens=_int(usage.get("prompt")), output_tokens=_int(usage.get("completion")),
-            total_tokens=_int(usage.get("total")), latency_ms=_num(r.get("latencyMs", resp.get("latencyMs"))),
-            cost=_num(cost) if cost is not None and not (cost == 0 and not usage) else None,
-            cost_currency="USD" if cost is not None else None,
-            metadata={k: v for k, v in {"provider_id": provider.get("id"), "provider_config": provider.get("config"),
-                                        "prompt_label": prompt.get("label"), "vars": vars_,
-                                        "test_metadata": tc.get("metadata"), "cached": resp.get("cached"),
-                                        "promptfoo_score": r.get("score"), "unknown": extra}.items()
-                      if v not in (None, {}, "")},
-            scores=scores))
+        replies.append(reply)
     tool_version = tool_version or None
     return RunLog("promptfoo", tool_version, eval_id, None, replies, settings=settings, unknown_fields=unknown,
                   default_label=f"promptfoo-{eval_id}" if eval_id else None)
 
 
+def _reply(path: Path, r: dict, ref: str, n_prompts: int, seen: dict[tuple, int]) -> tuple[Reply, dict]:
+    """One result as a Reply, and its fields this importer does not map (kept in metadata)."""
+    resp = r.get("response") or {}
+    extra = {key: r[key] for key in r if key not in _RESULT_KEYS}
+    extra.update({f"response.{key}": resp[key] for key in resp if key not in _RESPONSE_KEYS})
+    prompt = r.get("prompt") or {}
+    raw_prompt = prompt.get("raw")
+    if not isinstance(raw_prompt, str):
+        raise LogRejected(f"{path}: {ref}: no prompt.raw (the rendered prompt)")
+    output = resp.get("output")
+    if output is None:
+        raise LogRejected(f"{path}: {ref}: no output (response.output missing"
+                          + (f"; error: {str(r.get('error'))[:200]}" if r.get("error") else "") + ")")
+    if not isinstance(output, str):
+        output = json.dumps(output, ensure_ascii=False)
+    provider = r.get("provider") or {}
+    if isinstance(provider, str):
+        provider = {"id": provider}
+    model = str(provider.get("label") or provider.get("id") or "unknown")
+    if n_prompts > 1:
+        model = f"{model} | {_prompt_label(r)}"
+    key = (model, raw_prompt)
+    seen[key] = seen.get(key, 0) + 1
+    tc = r.get("testCase") or {}
+    vars_ = r.get("vars") or tc.get("vars") or {}
+    usage = resp.get("tokenUsage") or r.get("tokenUsage") or {}
+    cost = resp.get("cost", r.get("cost"))
+    scores = [ToolScore("pass", bool(r.get("success")), "program",
+                        reason=(r.get("gradingResult") or {}).get("reason"))]
+    scores += _assertion_scores(r, ref, path)
+    return Reply(
+        ref=ref, input_text=raw_prompt, output=output, model=model, targets=_targets(tc, vars_),
+        repetition=seen[key], sample_id=tc.get("description"),
+        task_name=None, input_tokens=_int(usage.get("prompt")), output_tokens=_int(usage.get("completion")),
+        total_tokens=_int(usage.get("total")), latency_ms=_num(r.get("latencyMs", resp.get("latencyMs"))),
+        cost=_num(cost) if cost is not None and not (cost == 0 and not usage) else None,
+        cost_currency="USD" if cost is not None else None,
+        metadata={k: v for k, v in {"provider_id": provider.get("id"), "provider_config": provider.get("config"),
+                                    "prompt_label": prompt.get("label"), "vars": vars_,
+                                    "test_metadata": tc.get("metadata"), "cached": resp.get("cached"),
+                                    "promptfoo_score": r.get("score"), "unknown": extra}.items()
+                  if v not in (None, {}, "")},
+        scores=scores), extra
+
+
 def _prompt_label(r: dict) -> str:
     p = r.get("prompt") or {}
-    return p.get("label") or p.get("raw") or ""
+    return str(p.get("label") or p.get("raw") or "") if isinstance(p, dict) else ""
 
 
 def _ref(r, k: int) -> str:
     if isinstance(r, dict):
-        desc = (r.get("testCase") or {}).get("description")
+        tc = r.get("testCase")
+        desc = tc.get("description") if isinstance(tc, dict) else None
         return f"result {k + 1} (testIdx {r.get('testIdx')}" + (f", {desc!r})" if desc else ")")
     return f"result {k + 1}"
 
