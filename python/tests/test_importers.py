@@ -434,3 +434,51 @@ def test_inspect_eval_sample_with_a_nan_score_is_read_as_json_reads_it(tmp_path)
     res = import_runs("inspect", changed, "arith", root=tmp_path / "suites")
     assert res.counts["responses"] == 48 and res.counts["ratings"] == 95
 
+
+
+def _mutate(o, rng, depth=0):
+    """Replace one value somewhere in a parsed log with a value of another type (a hand-edited or damaged log)."""
+    if isinstance(o, dict) and o:
+        k = rng.choice(sorted(o))
+        if rng.random() < 0.5 or depth > 4:
+            o[k] = rng.choice([3, None, "x", [], {}, True, 1.5])
+        else:
+            _mutate(o[k], rng, depth + 1)
+    elif isinstance(o, list) and o:
+        i = rng.randrange(len(o))
+        if rng.random() < 0.5:
+            o[i] = rng.choice([3, None, "x", {}])
+        else:
+            _mutate(o[i], rng, depth + 1)
+
+
+@pytest.mark.parametrize("tool", ["promptfoo", "inspect", "lm-eval", "otlp"])
+def test_a_log_with_values_of_the_wrong_type_imports_or_is_rejected_never_crashes(tool, tmp_path):
+    """Seeded mutations of each fixture log: every import either succeeds or raises LogRejected naming the file
+    (before, some of the promptfoo, lm-eval and otlp cases crashed with TypeError or AttributeError)."""
+    import random
+
+    for seed in range(10):
+        rng = random.Random(seed)
+        if tool == "lm-eval":
+            log = tmp_path / f"lm{seed}"
+            shutil.copytree(LM_EVAL, log)
+            f = rng.choice(sorted(log.rglob("*.json*")))
+        else:
+            src = {"promptfoo": PROMPTFOO_JSONL, "inspect": INSPECT_JSON, "otlp": OTLP}[tool]
+            f = log = tmp_path / f"log{seed}{src.suffix}"
+            shutil.copy(src, log)
+        if f.suffix == ".jsonl":
+            docs = [json.loads(x) for x in f.read_text().splitlines()]
+            for _ in range(2):
+                _mutate(rng.choice(docs), rng)
+            f.write_text("\n".join(json.dumps(d) for d in docs) + "\n")
+        else:
+            doc = json.loads(f.read_text())
+            for _ in range(2):
+                _mutate(doc, rng)
+            f.write_text(json.dumps(doc))
+        try:
+            import_runs(tool, log, "arith", root=tmp_path / f"suites{seed}")
+        except LogRejected as exc:
+            assert str(log) in str(exc) or str(f) in str(exc), str(exc)

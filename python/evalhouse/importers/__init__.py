@@ -32,7 +32,13 @@ def read_log(tool: str, path: Path) -> RunLog:
         raise LogRejected(f"unknown tool {tool!r}: one of {', '.join(TOOLS)}")
     if not path.exists():
         raise LogRejected(f"{path}: no such file or folder")
-    return mod.read(path)
+    try:
+        return mod.read(path)
+    except LogRejected:
+        raise
+    except (TypeError, AttributeError, ValueError, IndexError, KeyError) as exc:
+        # a field of another type than the tool writes, outside the per-sample checks (which name the sample)
+        raise LogRejected(f"{path}: not shaped as a log of {tool} ({type(exc).__name__}: {exc})") from None
 
 
 def import_runs(tool: str, path: Path, suite: str, run_label: str | None = None,

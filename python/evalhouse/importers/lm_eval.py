@@ -92,18 +92,26 @@ def read(path: Path) -> RunLog:
                 except json.JSONDecodeError as exc:
                     raise LogRejected(f"{sample_file}:{n}: not valid JSON ({exc.msg}); is the file "
                                       f"truncated?") from None
+                if not isinstance(s, dict):
+                    raise LogRejected(f"{sample_file}: line {n}: a sample must be a JSON object")
                 ref = f"{sample_file.name}:{n} (doc_id {s.get('doc_id')})"
                 if "resps" not in s or not s["resps"]:
                     raise LogRejected(f"{sample_file}: line {n} (doc_id {s.get('doc_id')}): the sample has no "
                                       f"output (no resps)")
-                extra = {k for k in s if k not in _SAMPLE_KEYS and k not in (s.get("metrics") or [])}
-                unknown |= {f"sample.{k}" for k in extra}
-                key = s.get("doc_id")
-                if key in by_doc:
-                    by_doc[key].scores += _scores(s)
-                    continue
-                by_doc[key] = _reply(s, ref, task, model if len(tasks) == 1 else f"{model} | {task}", output_type,
-                                     sample_file)
+                try:
+                    extra = {k for k in s if k not in _SAMPLE_KEYS and k not in (s.get("metrics") or [])}
+                    unknown |= {f"sample.{k}" for k in extra}
+                    key = s.get("doc_id")
+                    if key in by_doc:
+                        by_doc[key].scores += _scores(s)
+                        continue
+                    by_doc[key] = _reply(s, ref, task, model if len(tasks) == 1 else f"{model} | {task}",
+                                         output_type, sample_file)
+                except LogRejected:
+                    raise
+                except (TypeError, AttributeError, ValueError, IndexError, KeyError) as exc:
+                    raise LogRejected(f"{sample_file}: line {n} (doc_id {s.get('doc_id')}): not shaped as an "
+                                      f"lm-eval sample ({type(exc).__name__}: {exc})") from None
                 if extra:
                     by_doc[key].metadata["unknown"] = {k: s[k] for k in extra}
         replies += by_doc.values()

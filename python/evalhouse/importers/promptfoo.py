@@ -174,6 +174,8 @@ def _read_results(path: Path, results, labels: list[str], version, eval_id, tool
             raise LogRejected(f"{path}: {ref}: a result must be a JSON object")
         try:
             reply, extra = _reply(path, r, ref, n_prompts, seen)
+        except LogRejected:
+            raise
         except (TypeError, AttributeError, ValueError) as exc:  # a field of another type than promptfoo writes
             raise LogRejected(f"{path}: {ref}: not shaped as a promptfoo result ({type(exc).__name__}: {exc})") \
                 from None
