@@ -15,7 +15,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-
 from conftest import copy_project
 
 BIN = Path(sys.executable).parent
