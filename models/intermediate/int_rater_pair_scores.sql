@@ -4,8 +4,8 @@
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with scores as (
-    select * from {{ ref('int_effective_scores') }} as effective_scores
-    where effective_scores.score_status = 'scored' and {{ affected_responses('effective_scores.response_id') }}
+    select * from {{ ref('int_effective_scores') }}
+    where score_status = 'scored' and {{ affected_responses('response_id') }}
 ),
 
 replies as (
