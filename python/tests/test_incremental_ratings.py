@@ -139,10 +139,11 @@ def test_rerating_and_edited_file(project):
 
 def test_removed_file(project):
     dst, _ = project
+    # the files the tests above added (a bundled file is checked by the lesson's data tests)
     (dst / STORE / "20260302T000000Z_course_team_rerate.csv").unlink()
-    (dst / STORE / "20260202T000000Z_course_team_v2_code_fence_rescore.csv").unlink()
+    (dst / STORE / "20260301T000000Z_second_reader.csv").unlink()
     _rebuild_and_compare(project)
-    assert _query(dst, "select count(*) from int_ratings where source_file like '%code_fence_rescore%'") == [(0,)]
+    assert _query(dst, "select count(*) from int_ratings where rater_id = 'second_reader'") == [(0,)]
 
 
 def test_changed_rubric_rule(project):
