@@ -7,7 +7,11 @@ rubric under the id synth_support, first_filter on; items, gold, responses, resp
 Parquet, generated with a fixed seed), exactly as a team would bring its own runs. Then it times, as separate
 steps: `evalhouse suite land` (check + landing of every suite), and a full `dbt build` (seeds, models, data tests;
 unit tests excluded) twice: cold (empty warehouse) and warm (a rebuild with the text checks already computed, as
-after a ratings import). Reply texts are all distinct (ticket id + model + sentences drawn from pools), the worst
+after a ratings import), then (--import-share, default 0.01) a rebuild after a ratings import touching that share
+of the replies (a new ratings store file re-rating every criterion of those replies, later rated_at: the
+incremental rating chain recomputes only them) and a `--full-refresh` rebuild, with the ratio of the two for the
+whole build and for the rating chain's nodes (macros/rating_chain.sql).
+Reply texts are all distinct (ticket id + model + sentences drawn from pools), the worst
 case for the text checks, whose cost grows with distinct texts. Prints one line per measurement (wall seconds and
 peak RSS of the process tree, by GNU time) and the ten slowest nodes of each build from run_results.json.
 """
@@ -97,6 +101,41 @@ def timed(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float, subproces
     return float(wall), int(kib) / 1024, res
 
 
+CHAIN = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
+         "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
+         "fct_criterion_scores", "fct_reply_scores")
+
+
+def chain_seconds(proj: Path) -> float:
+    """Seconds the rating chain's models took in the last dbt run (run_results.json)."""
+    results = json.loads((proj / "target" / "run_results.json").read_text())["results"]
+    return sum(r["execution_time"] for r in results if r["unique_id"].startswith("model.")
+               and r["unique_id"].split(".")[-1] in CHAIN)
+
+
+def write_import(proj: Path, n_replies: int, share: float, seed: int = 7) -> int:
+    """A ratings store file re-rating (later rated_at) every criterion of `share` of the replies; returns replies."""
+    rng = random.Random(seed)
+    n_models = 20
+    n_items = max(1, n_replies // n_models)
+    ids = [f"synth-T{i:06d}-m{m:02d}-r1" for i in range(n_items) for m in range(n_models)][:n_replies]
+    picked = rng.sample(ids, max(1, int(len(ids) * share)))
+    rows = [{"suite": "synth", "response_id": rid, "packet_id": "", "letter": "", "rater_id": "rater_a",
+             "rater_kind": "human", "criterion": c, "score": str(rng.choice([0, 1, 2])), "reason": "re-rated",
+             "rubric_id": "synth_support", "rubric_version": 1, "is_blind": "", "rated_at": "2030-01-01T00:00:00"}
+            for rid in picked for c in CRITERIA]
+    out = proj / "data" / "ratings" / "synth"
+    out.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame(rows)
+    frame["store_row"] = range(1, len(frame) + 1)
+    frame.to_csv(out / "20300101T000000Z_rater_a_import.csv", index=False)
+    return len(picked)
+
+
+def load() -> str:
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def slowest(proj: Path, n: int = 10) -> str:
     results = json.loads((proj / "target" / "run_results.json").read_text())["results"]
     top = sorted(results, key=lambda r: -r["execution_time"])[:n]
@@ -108,6 +147,8 @@ def main() -> None:
     ap.add_argument("--replies", type=int, default=100_000)
     ap.add_argument("--keep", type=Path, default=None, help="keep the temporary project here")
     ap.add_argument("--select", default=None, help="dbt selector instead of the whole project (e.g. +fct_ratings)")
+    ap.add_argument("--import-share", type=float, default=0.01,
+                    help="share of the replies a ratings import re-rates before the import rebuild (0: skip)")
     args = ap.parse_args()
     tmp = Path(args.keep or tempfile.mkdtemp(prefix="evalhouse-bench-"))
     proj = tmp / "project"
@@ -131,15 +172,25 @@ def main() -> None:
     cmd = [str(bindir / "dbt"), "build", "--no-use-colors", "--exclude", "test_type:unit"]
     if args.select:
         cmd += ["--select", args.select]
-    for label in ("cold", "warm"):
-        wall, mib, res = timed(cmd, proj, env)
+    steps = ["cold", "warm"] + (["import", "full-refresh"] if args.import_share > 0 else [])
+    figures = {}
+    for label in steps:
+        if label == "import":
+            n = write_import(proj, args.replies, args.import_share)
+            print(f"ratings import: {n} replies x {len(CRITERIA)} criteria re-rated (new ratings store file)")
+        wall, mib, res = timed(cmd + (["--full-refresh"] if label == "full-refresh" else []), proj, env)
         tail = [ln for ln in res.stdout.splitlines() if "Done." in ln or "ERROR" in ln or "FAIL" in ln]
-        print(f"dbt build ({label}): {wall:.1f} s, peak {mib:.0f} MiB, exit {res.returncode}; "
-              f"{tail[-1].strip() if tail else ''}")
+        figures[label] = (wall, chain_seconds(proj))
+        print(f"dbt build ({label}): {wall:.1f} s, peak {mib:.0f} MiB, rating chain {figures[label][1]:.1f} s, "
+              f"{load()}, exit {res.returncode}; {tail[-1].strip() if tail else ''}")
         if res.returncode != 0:
             print(res.stdout[-4000:])
             sys.exit(1)
         print(f"  slowest nodes (s): {slowest(proj)}")
+    if "import" in figures:
+        (w_imp, c_imp), (w_full, c_full) = figures["import"], figures["full-refresh"]
+        print(f"import rebuild / full rebuild: whole build {w_imp:.1f} / {w_full:.1f} s = {w_imp / w_full:.1%}; "
+              f"rating chain {c_imp:.1f} / {c_full:.1f} s = {c_imp / c_full:.1%}")
     import duckdb
 
     con = duckdb.connect(str(build / "evalhouse.duckdb"), read_only=True)

@@ -10,7 +10,9 @@ the linted SQL is the SQL DuckDB runs:
   DuckDB adapter; a `lint__<name>` macro (lint/sqlfluff_macros) comes first, the stand-in of a generated expression
   too deep for sqlfluff's parser;
 - `execute` false (dbt's parse phase: macros that query the warehouse or the graph render their placeholder);
-- `exceptions.raise_compiler_error(msg)` stops the render with msg, `modules.re` is Python's re.
+- `exceptions.raise_compiler_error(msg)` stops the render with msg, `modules.re` is Python's re;
+- `target` (type duckdb), `adapter.get_relation` (no relation: the first build), `local_md5`: what the incremental
+  rating chain's macros read (macros/rating_chain.sql).
 """
 from __future__ import annotations
 
@@ -44,6 +46,23 @@ class _Adapter:
     def type(self):
         return "duckdb"
 
+    def get_relation(self, database=None, schema=None, identifier=None):
+        """No relation exists while linting (the SQL of a first, full build)."""
+        return None
+
+
+class _Target:
+    type = "duckdb"
+    database = "evalhouse"
+    schema = "main"
+
+
+def local_md5(text):
+    """md5 hex digest of text, as dbt's local_md5."""
+    import hashlib
+
+    return hashlib.md5(str(text).encode()).hexdigest()
+
 
 class _Exceptions:
     def raise_compiler_error(self, message):
@@ -58,5 +77,6 @@ class _Modules:
 
 
 adapter = _Adapter()
+target = _Target()
 exceptions = _Exceptions()
 modules = _Modules()

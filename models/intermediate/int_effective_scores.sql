@@ -4,8 +4,12 @@
 -- version in between changed that criterion's anchors (carried_forward); otherwise it is missing.
 -- Within one version, the rater's latest rating wins for scoring (the store is append-only: older rows stay in
 -- fct_ratings, nothing is overwritten).
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with latest as (
-    select * from {{ ref('int_latest_ratings') }}
+    select * from {{ ref('int_latest_ratings') }} as latest_ratings
+    where {{ affected_responses('latest_ratings.response_id') }}
 ),
 
 rating_sets as (

@@ -1,6 +1,9 @@
 -- Each rater's latest valid-or-not rating per response x rubric version x criterion. The store is append-only, so a
 -- rater who rates the same criterion again under the same version adds a row; the latest (rated_at, then file and
 -- row) counts for scoring, and every row stays in fct_ratings.
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 select *
 from (
     select
@@ -12,5 +15,6 @@ from (
         ) as recency_rank
     from {{ ref('int_ratings') }} as ratings
     where ratings.response_known and ratings.rubric_version is not null and ratings.criterion is not null
+      and {{ affected_responses('ratings.response_id') }}
 ) as ranked
 where recency_rank = 1

@@ -1,11 +1,16 @@
 -- Two readers on shared replies: one row per pair of raters (rater_a < rater_b) x response x rubric version x
 -- measure, where measure is a criterion, 'all_criteria' (the complete score vectors, as text) or 'ready'.
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with scores as (
-    select * from {{ ref('int_effective_scores') }} where score_status = 'scored'
+    select * from {{ ref('int_effective_scores') }}
+    where score_status = 'scored' and {{ affected_responses('response_id') }}
 ),
 
 replies as (
-    select * from {{ ref('int_reply_scores') }}
+    select * from {{ ref('int_reply_scores') }} as reply_scores
+    where {{ affected_responses('reply_scores.response_id') }}
 ),
 
 criterion_pairs as (

@@ -1,24 +1,16 @@
 -- Every rating of every suite and of the ratings store, typed and checked against the rubric.
 -- Nothing is dropped: a score that is not a number, not whole, or out of the criterion's range keeps its row with
 -- score NULL and score_problem set; a rating of an unknown response keeps its row with response_known false.
-with suite_ratings as (
-    {{ union_suites('ratings', ['suite', 'source_file', 'source_row', 'response_id', 'rater_id', 'rater_kind',
-                                'criterion', 'score_text', 'reason', 'rubric_id', 'rubric_version', 'is_blind',
-                                'rated_at', 'reported_total', 'reported_ready', 'judge_model']) }}
-),
-
-store_ratings as (
-    select suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text, reason,
-           rubric_id, rubric_version, is_blind, rated_at,
-           cast(null as integer) as reported_total, cast(null as boolean) as reported_ready,
-           cast(null as varchar) as judge_model
-    from {{ ref('stg_ratings_store__ratings') }}
+-- Incremental on DuckDB: recomputes only the rows of the (source_file, response_id) pairs in int_rating_changes
+-- (macros/rating_chain.sql); --full-refresh recomputes all.
+{{ config(materialized=rating_chain_materialized(), unique_key='rating_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('rating') }}") }}
+with rating_rows as (
+    {{ rating_rows() }}
 ),
 
 all_ratings as (
-    select * from suite_ratings
-    union all
-    select * from store_ratings
+    select * from rating_rows where {{ affected_rating_rows('rating_rows') }}
 ),
 
 criteria as (

@@ -2,8 +2,12 @@
 -- criterion scores (int_effective_scores). A rater's or judge's own total / ready fields are never used here.
 -- ready follows the rubric's ready_gate rule (int_rubric_rules); NULL when the rubric has none. Totals and the
 -- ready rule use points (direction-adjusted: a lower-is-better criterion counts max + min - score).
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with scores as (
-    select * from {{ ref('int_effective_scores') }}
+    select * from {{ ref('int_effective_scores') }} as effective_scores
+    where {{ affected_responses('effective_scores.response_id') }}
 ),
 
 ready_gates as (

@@ -15,10 +15,14 @@
 -- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
 -- Adjudicators (rater_kind adjudicator: a lead settling a disagreement after reading the others) are not independent
 -- raters and are left out of every agreement statistic.
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with ratings as (
     select * from {{ ref('int_ratings') }}
     where response_known
       and rater_kind <> 'adjudicator'
+      and {{ affected_responses('response_id') }}
 ),
 
 criteria as (
@@ -118,3 +122,4 @@ inner join criteria
    and criteria.rubric_version = metric.rubric_version
 inner join responses on responses.response_id = metric.response_id
 left join items on items.item_id = responses.item_id
+where {{ affected_responses('metric.response_id') }}

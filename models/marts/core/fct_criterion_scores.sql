@@ -1,5 +1,8 @@
 -- One row per response x rater x rubric version x criterion: the effective score with its provenance
 -- (rated under which version, carried forward, stale), for drill-down and agreement.
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 select
     scores.suite,
     scores.response_id,
@@ -25,3 +28,4 @@ select
 from {{ ref('int_effective_scores') }} as scores
 left join {{ ref('int_responses') }} as responses
     on responses.suite = scores.suite and responses.response_id = scores.response_id
+where {{ affected_responses('scores.response_id') }}

@@ -1,5 +1,8 @@
 -- Every rating ever recorded (seeds and the append-only store), one row per criterion score, with its provenance
 -- and checks: nothing is dropped; invalid scores have score NULL and score_problem set.
+-- Incremental on DuckDB like int_ratings (the changed (source_file, response_id) pairs, macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='rating_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('rating') }}") }}
 select
     ratings.rating_id,
     ratings.suite,
@@ -23,3 +26,4 @@ select
 from {{ ref('int_ratings') }} as ratings
 left join {{ ref('int_responses') }} as responses
     on responses.response_id = ratings.response_id
+where {{ affected_rating_rows('ratings') }}

@@ -3,6 +3,9 @@
 -- A rater's or judge's own total / ready fields are never used here (they stay in int_ratings for audit).
 -- ready follows the rubric's ready_gate rule (int_rubric_rules); NULL when the rubric has none. Totals and the
 -- ready rule use points (direction-adjusted: a lower-is-better criterion counts max + min - score).
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 select
     replies.suite,
     replies.response_id,
@@ -27,3 +30,4 @@ select
 from {{ ref('int_reply_scores') }} as replies
 left join {{ ref('int_responses') }} as responses
     on responses.suite = replies.suite and responses.response_id = replies.response_id
+where {{ affected_responses('replies.response_id') }}

@@ -120,9 +120,33 @@ def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
     return len(suites), land(suites, fingerprint=fingerprint)
 
 
+# The incremental rating chain (macros/rating_chain.sql) and its bookkeeping tables. When the code of any of them or
+# of a macro changed since the tables were made, they are dropped and rebuilt whole (a stored table may have other
+# columns, or rows computed by other logic); the sha256 of that code is kept in _rating_chain_code.
+RATING_CHAIN_MODELS = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
+                       "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
+                       "fct_criterion_scores", "fct_reply_scores")
+
+
+def rating_chain_code_hash() -> str:
+    """sha256 of the rating chain models' SQL and of every macro file."""
+    import hashlib
+
+    from evalhouse import paths
+
+    root = paths.project_dir()
+    files = sorted(p for p in (root / "models").rglob("*.sql") if p.stem in RATING_CHAIN_MODELS)
+    files += sorted((root / "macros").glob("*.sql"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def _drop_stale_caches(db) -> None:
-    """Drop an incremental cache (int_text_checks) whose columns an older evalhouse made, so dbt rebuilds it whole
-    instead of failing on the schema change; the cache holds nothing that is not recomputed from the replies."""
+    """Drop an incremental cache that another version of the code made, so dbt rebuilds it whole instead of failing
+    on a schema change or keeping rows of other logic: int_text_checks when its columns differ, the rating chain's
+    tables when its code changed. The caches hold nothing that is not recomputed from the inputs."""
     import duckdb
 
     from evalhouse.text.first_filter import TEXT_CHECK_COLUMNS
@@ -136,6 +160,18 @@ def _drop_stale_caches(db) -> None:
         if cols and cols != TEXT_CHECK_COLUMNS:
             con.execute("drop table int_text_checks")
             typer.echo("int_text_checks was made by an older evalhouse (other columns): rebuilt whole")
+        code = rating_chain_code_hash()
+        tables = {r[0] for r in con.execute("select table_name from information_schema.tables "
+                                            "where table_catalog = current_database()").fetchall()}
+        stored = (con.execute("select code_sha256 from _rating_chain_code").fetchone() or [None])[0] \
+            if "_rating_chain_code" in tables else None
+        if stored != code:
+            dropped = [t for t in (*RATING_CHAIN_MODELS, "_rating_chain_state") if t in tables]
+            for table in dropped:
+                con.execute(f'drop table "{table}"')
+            con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [code])
+            if dropped:
+                typer.echo("the rating chain's code changed since its tables were made: rebuilt whole")
 
 
 def _build(dbt_args: list[str], publish: bool) -> None:

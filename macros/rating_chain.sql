@@ -1,0 +1,132 @@
+{#-
+  The incremental rating chain (int_ratings -> int_latest_ratings -> int_effective_scores -> int_reply_scores ->
+  int_rater_pair_scores / int_reliability_scores, and fct_ratings, fct_criterion_scores, fct_reply_scores).
+
+  int_rating_groups hashes the rating rows of every (source_file, response_id) and fingerprints everything else the
+  chain reads (rubric criteria and rules, responses, items, HANNA metric scores, the chain's own code).
+  int_rating_changes lists the (source_file, response_id) pairs whose hash or fingerprint differs from
+  _rating_chain_state (the groups as the whole chain last applied them), plus the pairs still pending from a run
+  that did not finish. On DuckDB each chain model is incremental: a pre-hook deletes the affected keys, the model
+  recomputes them. save_rating_chain_state (on-run-end) advances the state only when every chain model ran
+  successfully in the run. On any other engine the chain models are tables and none of this applies.
+-#}
+
+{% macro rating_chain_models() -%}
+  {{ return(['int_rating_groups', 'int_rating_changes', 'int_ratings', 'fct_ratings', 'int_latest_ratings',
+             'int_effective_scores', 'int_reply_scores', 'int_rater_pair_scores', 'int_reliability_scores',
+             'fct_criterion_scores', 'fct_reply_scores']) }}
+{%- endmacro %}
+
+{#- rating_chain_materialized(): 'incremental' on DuckDB, 'table' elsewhere. -#}
+{% macro rating_chain_materialized() -%}
+  {{ return('incremental' if target.type == 'duckdb' else 'table') }}
+{%- endmacro %}
+
+{#- multiset_hash(alias): an aggregate fingerprint of the rows of a group (order-independent). -#}
+{% macro multiset_hash(alias) -%}
+  {{ return(adapter.dispatch('multiset_hash', 'evalhouse')(alias)) }}
+{%- endmacro %}
+{% macro default__multiset_hash(alias) -%}
+concat(cast(count(*) as string), '.',
+       cast(sum(cast(conv(substr(md5(to_json(struct({{ alias }}.*))), 1, 15), 16, 10) as decimal(38, 0))) as string))
+{%- endmacro %}
+{% macro duckdb__multiset_hash(alias) -%}
+cast(count(*) as varchar) || '.' || cast(sum(cast(hash({{ alias }}) as hugeint)) as varchar)
+{%- endmacro %}
+
+{#- rating_chain_code_hash(): md5 of the chain models' code, so a changed model recomputes every key. -#}
+{% macro rating_chain_code_hash() -%}
+  {%- set code = [] -%}
+  {%- if execute -%}
+    {%- for node in graph.nodes.values() -%}
+      {%- if node.resource_type == 'model' and node.name in rating_chain_models() -%}
+        {%- do code.append(node.name ~ ':' ~ node.raw_code) -%}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return(local_md5(code | sort | join('\n'))) }}
+{%- endmacro %}
+
+{#- rating_rows(): every rating row (suites and ratings store) with the columns int_ratings reads. -#}
+{% macro rating_rows() -%}
+{{ union_suites('ratings', ['suite', 'source_file', 'source_row', 'response_id', 'rater_id', 'rater_kind',
+                            'criterion', 'score_text', 'reason', 'rubric_id', 'rubric_version', 'is_blind',
+                            'rated_at', 'reported_total', 'reported_ready', 'judge_model']) }}
+union all
+select suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text, reason,
+       rubric_id, rubric_version, is_blind, rated_at,
+       cast(null as integer) as reported_total, cast(null as boolean) as reported_ready,
+       cast(null as varchar) as judge_model
+from {{ ref('stg_ratings_store__ratings') }}
+{%- endmacro %}
+
+{#- rating_chain_state_relation(): the stored state, or none before the first complete incremental run. -#}
+{% macro rating_chain_state_relation() -%}
+  {{ return(adapter.get_relation(database=this.database, schema=this.schema, identifier='_rating_chain_state')) }}
+{%- endmacro %}
+
+{#- affected_responses(column): in an incremental run, a condition true for the responses to recompute; else true. -#}
+{% macro affected_responses(column) -%}
+  {%- set changes = ref('int_rating_changes') -%}
+  {%- if is_incremental() -%}
+{{ column }} in (select rating_changes.response_id from {{ changes }} as rating_changes)
+  {%- else -%}
+true
+  {%- endif -%}
+{%- endmacro %}
+
+{#- affected_rating_rows(alias): the same for the rows of a rating: its (source_file, response_id) pair changed. -#}
+{% macro affected_rating_rows(alias) -%}
+  {%- set changes = ref('int_rating_changes') -%}
+  {%- if is_incremental() -%}
+exists (
+    select 1 from {{ changes }} as rating_changes
+    where rating_changes.source_file = {{ alias }}.source_file
+      and rating_changes.response_id is not distinct from {{ alias }}.response_id
+)
+  {%- else -%}
+true
+  {%- endif -%}
+{%- endmacro %}
+
+{#- rating_chain_delete(key): pre-hook of an incremental chain model: delete the affected keys (key 'response_id',
+    or 'rating' for the (source_file, response_id) pairs); everything when no state was saved yet. -#}
+{% macro rating_chain_delete(key) -%}
+  {%- if is_incremental() -%}
+    {%- set changes = this.incorporate(path={'identifier': 'int_rating_changes'}) -%}
+    {%- if rating_chain_state_relation() is none -%}
+delete from {{ this }}
+    {%- elif key == 'response_id' -%}
+delete from {{ this }} where response_id in (select response_id from {{ changes }})
+    {%- else -%}
+delete from {{ this }} where exists (
+    select 1 from {{ changes }} as rating_changes
+    where rating_changes.source_file = {{ this }}.source_file
+      and rating_changes.response_id is not distinct from {{ this }}.response_id)
+    {%- endif -%}
+  {%- endif -%}
+{%- endmacro %}
+
+{#- save_rating_chain_state(results): on-run-end: when every chain model ran successfully, the groups become the
+    state and the pending changes are cleared; otherwise both stay, and the next run recomputes them again. -#}
+{% macro save_rating_chain_state(results) -%}
+  {%- if execute and target.type == 'duckdb' -%}
+    {%- set done = [] -%}
+    {%- for res in results -%}
+      {%- if res.node.resource_type == 'model' and res.node.name in rating_chain_models()
+            and res.status == 'success' -%}
+        {%- do done.append(res.node.name) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- if done | unique | list | length == rating_chain_models() | length -%}
+      {%- set groups = api.Relation.create(database=target.database, schema=target.schema,
+                                           identifier='int_rating_groups') -%}
+      {%- set changes = api.Relation.create(database=target.database, schema=target.schema,
+                                            identifier='int_rating_changes') -%}
+      {%- do run_query('create or replace table "' ~ target.schema ~ '"."_rating_chain_state" as select * from '
+                       ~ groups) -%}
+      {%- do run_query('delete from ' ~ changes) -%}
+    {%- endif -%}
+  {%- endif -%}
+  select 1
+{%- endmacro %}

@@ -1,0 +1,156 @@
+"""The incremental rating chain (macros/rating_chain.sql) gives the same rows as a full rebuild.
+
+In a built copy of the project, each change is made, the chain is rebuilt incrementally, its models and the marts on
+them are saved, then rebuilt with --full-refresh and compared row by row (as multisets): a new ratings file, a
+re-rating (later rated_at) of an existing key together with an edited file, a removed file, a changed rubric rule.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from conftest import copy_project
+
+BIN = Path(sys.executable).parent
+CHAIN = ["int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
+         "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
+         "fct_criterion_scores", "fct_reply_scores"]
+# the chain and two marts on it (tables, rebuilt from the incremental models every run)
+COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_stale_ratings"]
+# the ratings store is read through views; the rubric tables are rebuilt for the rubric change
+SELECT = ["--select", *CHAIN, "fct_model_run_scores", "fct_stale_ratings", "+int_rubric_criteria",
+          "+int_rubric_rules", "--exclude", "test_type:unit"]
+STORE = "data/ratings/larkfield"
+HEADER = ["suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
+          "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row"]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    dst = copy_project(tmp_path_factory.mktemp("incr") / "evalhouse", built=True)
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    env.pop("EVALHOUSE_DB", None)
+    env.pop("EVALHOUSE_PUBLISHED_DB", None)
+
+    def run(*args: str) -> str:
+        res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish", *args], cwd=dst, env=env,
+                             capture_output=True, text=True)
+        assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-4000:]
+        return res.stdout
+
+    run(*SELECT)  # the copy's chain as an incremental build leaves it (state saved)
+    return dst, run
+
+
+def _db(dst: Path) -> Path:
+    return dst / "warehouse" / "build" / "evalhouse.duckdb"
+
+
+def _query(dst: Path, sql: str) -> list[tuple]:
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def _rebuild_and_compare(project) -> None:
+    """Incremental build, keep a copy, --full-refresh build, compare every row of every compared model."""
+    dst, run = project
+    run(*SELECT)
+    assert _query(dst, "select count(*) from int_rating_changes") == [(0,)], "the state was not saved"
+    incremental = dst / "incremental.duckdb"
+    shutil.copy2(_db(dst), incremental)
+    run(*SELECT, "--full-refresh")
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        con.execute(f"attach '{incremental}' as inc (read_only)")
+        for model in COMPARED:
+            cols = [r[0] for r in con.execute(
+                f"select column_name from information_schema.columns where table_catalog = 'evalhouse' "
+                f"and table_name = '{model}' order by ordinal_position").fetchall()]
+            inc_cols = [r[0] for r in con.execute(
+                f"select column_name from information_schema.columns where table_catalog = 'inc' "
+                f"and table_name = '{model}' order by ordinal_position").fetchall()]
+            assert cols == inc_cols, model
+            n_full, n_inc = (con.execute(f"select count(*) from {db}.main.{model}").fetchone()[0]
+                             for db in ("evalhouse", "inc"))
+            only_full = con.execute(f"select count(*) from (select * from evalhouse.main.{model} except all "
+                                    f"select * from inc.main.{model})").fetchone()[0]
+            only_inc = con.execute(f"select count(*) from (select * from inc.main.{model} except all "
+                                   f"select * from evalhouse.main.{model})").fetchone()[0]
+            assert (n_full, only_full, only_inc) == (n_inc, 0, 0), \
+                f"{model}: {n_full} rows full, {n_inc} incremental, {only_full} only full, {only_inc} only incremental"
+    incremental.unlink()
+
+
+def _write_store_file(dst: Path, name: str, rows: list[dict]) -> Path:
+    path = dst / STORE / name
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=HEADER)
+        w.writeheader()
+        for i, row in enumerate(rows, 1):
+            w.writerow({"suite": "larkfield", "packet_id": "", "letter": "", "rater_kind": "human", "reason": "",
+                        "rubric_id": "larkfield_support", "is_blind": "", "store_row": i, **row})
+    return path
+
+
+def _larkfield_ratings(dst: Path) -> list[tuple]:
+    return _query(dst, "select response_id, criterion, rubric_version, score from int_latest_ratings "
+                       "where suite = 'larkfield' and rater_id = 'course_team' order by all")
+
+
+def test_new_ratings_file(project):
+    dst, run = project
+    known = _larkfield_ratings(dst)[:6]
+    rows = [{"response_id": rid, "rater_id": "second_reader", "criterion": crit, "rubric_version": ver,
+             "score": (score + 1) % 3, "rated_at": "2026-03-01T00:00:00"} for rid, crit, ver, score in known]
+    rows.append({"response_id": "no-such-response", "rater_id": "second_reader", "criterion": "correctness",
+                 "rubric_version": 1, "score": 2, "rated_at": "2026-03-01T00:00:00"})
+    path = _write_store_file(dst, "20260301T000000Z_second_reader.csv", rows)
+    # only the change detection: the state stays, the changed pairs are the new file's responses
+    run("--select", "int_rating_groups", "int_rating_changes")
+    changes = set(_query(dst, "select source_file, response_id from int_rating_changes"))
+    assert {rid for _, rid in changes} == {r["response_id"] for r in rows}
+    assert {Path(f).name for f, _ in changes} == {path.name}
+    _rebuild_and_compare(project)
+    assert _query(dst, "select count(*) from int_latest_ratings where rater_id = 'second_reader'") == [(6,)]
+
+
+def test_rerating_and_edited_file(project):
+    dst, _ = project
+    rid, crit, ver, score = _larkfield_ratings(dst)[0]
+    _write_store_file(dst, "20260302T000000Z_course_team_rerate.csv", [
+        {"response_id": rid, "rater_id": "course_team", "criterion": crit, "rubric_version": ver,
+         "score": (score + 1) % 3, "rated_at": "2027-01-01T00:00:00"}])
+    edited = dst / STORE / "20260301T000000Z_second_reader.csv"
+    with edited.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    rows[0].update(score=str((int(rows[0]["score"]) + 1) % 3), reason="edited")
+    with edited.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=HEADER)
+        w.writeheader()
+        w.writerows(rows)
+    _rebuild_and_compare(project)
+    assert (rid, crit, ver, (score + 1) % 3) in _larkfield_ratings(dst)
+
+
+def test_removed_file(project):
+    dst, _ = project
+    # the files the tests above added (a bundled file is checked by the lesson's data tests)
+    (dst / STORE / "20260302T000000Z_course_team_rerate.csv").unlink()
+    (dst / STORE / "20260301T000000Z_second_reader.csv").unlink()
+    _rebuild_and_compare(project)
+    assert _query(dst, "select count(*) from int_ratings where rater_id = 'second_reader'") == [(0,)]
+
+
+def test_changed_rubric_rule(project):
+    dst, _ = project
+    suite = dst / "suites" / "example_qa" / "suite.yml"
+    suite.write_text(suite.read_text().replace("ready_gate: [correctness]",
+                                               "ready_gate: [correctness, unsupported_claims]"))
+    before = _query(dst, "select count(*) from int_reply_scores where suite = 'example_qa' and ready")
+    _rebuild_and_compare(project)
+    assert _query(dst, "select count(*) from int_reply_scores where suite = 'example_qa' and ready") != before
