@@ -324,21 +324,24 @@ def _round_half_up(a: np.ndarray) -> np.ndarray:
 
 
 def judge_diagnostics_table(scores: pd.DataFrame) -> pd.DataFrame:
-    rows = []
+    rows, length_samples = [], []
     for key, frame in _groups(scores):
         judges = sorted(frame.loc[frame["rater_kind"].isin(JUDGE_KINDS), "rater_id"].unique())
         if not judges:
             continue
         paired = _paired_frame(frame)
         kinds = frame.drop_duplicates("rater_id").set_index("rater_id")["rater_kind"]
+        excluded = frame.groupby("rater_id", observed=True)["n_excluded"].sum()
+        human = paired["human_mean"].to_numpy(float)
+        chars = paired["response_chars"].to_numpy(float)
         for judge in judges:
-            sub = paired[paired[judge].notna() & paired["human_mean"].notna()] if judge in paired else paired.iloc[0:0]
-            j = sub[judge].to_numpy(float)
-            h = sub["human_mean"].to_numpy(float)
-            n = int(len(sub))
+            score = paired[judge].to_numpy(float) if judge in paired else np.full(len(paired), np.nan)
+            keep = ~np.isnan(score) & ~np.isnan(human)
+            j, h = score[keep], human[keep]
+            n = int(keep.sum())
             row = dict(key)
             row.update(rater_id=judge, rater_kind=kinds[judge], n_items=n,
-                       n_judge_scores_excluded=int(frame.loc[frame["rater_id"] == judge, "n_excluded"].sum()))
+                       n_judge_scores_excluded=int(excluded.get(judge, 0)))
             if n == 0:
                 row.update(judge_mean=None, human_mean=None, mean_bias=None, judge_variance=None,
                            human_mean_variance=None, same_level_share=None,
@@ -349,19 +352,21 @@ def judge_diagnostics_table(scores: pd.DataFrame) -> pd.DataFrame:
                            human_mean_variance=float(h.var(ddof=1)) if n >= 2 else None,
                            same_level_share=float(np.mean(_round_half_up(j) == _round_half_up(h))),
                            diagnostics_reason=None if n >= 2 else "one item only: variance undefined")
-            with_text = sub[sub["response_chars"].notna()]
-            row["n_items_with_text"] = int(len(with_text))
-            if len(with_text) == 0:
+            with_text = keep & ~np.isnan(chars)
+            row["n_items_with_text"] = int(with_text.sum())
+            rows.append(row)
+            if row["n_items_with_text"]:
+                length_samples.append((len(rows) - 1, score[with_text], human[with_text], chars[with_text]))
+            else:
                 row.update(judge_length_spearman=None, human_length_spearman=None,
                            length_reason="no response texts in this suite")
-            else:
-                lj = agreement.spearman_rho(with_text[judge].to_numpy(float),
-                                            with_text["response_chars"].to_numpy(float))
-                lh = agreement.spearman_rho(with_text["human_mean"].to_numpy(float),
-                                        with_text["response_chars"].to_numpy(float))
-                row.update(judge_length_spearman=_val(lj), human_length_spearman=_val(lh),
+    # every length correlation at once (agreement.correlations_many; the values of agreement.spearman_rho)
+    rho = agreement.correlations_many(
+        [pair for _, j, h, c in length_samples for pair in ((j, c), (h, c))], methods=("spearman",))["spearman"]
+    for k, (index, *_) in enumerate(length_samples):
+        lj, lh = rho[2 * k], rho[2 * k + 1]
+        rows[index].update(judge_length_spearman=_val(lj), human_length_spearman=_val(lh),
                            length_reason=lj.reason or lh.reason)
-            rows.append(row)
     return _typed(rows, DIAGNOSTICS_COLUMNS)
 
 
@@ -386,16 +391,21 @@ def _direction(directions: pd.DataFrame | None, key: dict) -> bool:
     return True if hit.empty else bool(hit["higher_is_better"].iloc[0])
 
 
-def _system_means(frame: pd.DataFrame) -> pd.DataFrame:
+def _system_means(frame: pd.DataFrame, human: pd.DataFrame | None = None) -> pd.DataFrame:
     """systems x rankers: each rater's mean over the responses it scored, plus the human mean's system mean.
+    ``human``: _human_mean(frame) joined with each response's system_id, when the caller has it already.
 
     Means are rounded to 12 significant digits: a float sum depends on the order the rows arrive in, so two systems
     with equal means (e.g. 694/288 each) would otherwise tie in one build and not in the next."""
     used = frame[frame["score_value"].notna()]
     per_rater = used.groupby(["system_id", "rater_id"])["score_value"].mean().unstack()
-    hm = _human_mean(frame).join(_response_info(frame)["system_id"])
+    hm = _human_by_system(frame) if human is None else human
     per_rater["human_mean"] = hm.groupby("system_id")["human_mean"].mean()
     return per_rater.apply(lambda col: pd.Series(_significant(col.to_numpy(float)), index=col.index))
+
+
+def _human_by_system(frame: pd.DataFrame) -> pd.DataFrame:
+    return _human_mean(frame).join(_response_info(frame)["system_id"])
 
 
 def system_rankings_table(scores: pd.DataFrame, directions: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -404,22 +414,27 @@ def system_rankings_table(scores: pd.DataFrame, directions: pd.DataFrame | None 
         if frame["score_value"].notna().sum() == 0:
             continue
         higher = _direction(directions, key)
-        means = _system_means(frame)
+        human = _human_by_system(frame)
+        means = _system_means(frame, human)
         counts = frame[frame["score_value"].notna()].groupby(["system_id", "rater_id"]).size().unstack()
-        hcount = _human_mean(frame).join(_response_info(frame)["system_id"]).groupby("system_id").size()
+        hcount = human.groupby("system_id").size()
         kinds = frame.drop_duplicates("rater_id").set_index("rater_id")["rater_kind"].to_dict()
         refs = frame.drop_duplicates("system_id").set_index("system_id")["is_reference_system"].to_dict()
+        systems = list(means.index)
+        is_ref = [bool(refs.get(system_id, False)) for system_id in systems]
         for ranker in means.columns:
-            col = means[ranker]
-            ranks = agreement.average_ranks(col.to_numpy(float), higher)
-            for system_id, mean, rank in zip(means.index, col.to_numpy(float), ranks):
+            col = means[ranker].to_numpy(float)
+            ranks = agreement.average_ranks(col, higher)
+            if ranker == "human_mean":
+                n = hcount.reindex(means.index)
+            else:
+                n = counts[ranker].reindex(means.index) if ranker in counts else pd.Series(0, index=means.index)
+            n = n.to_numpy(dtype=float, na_value=0.0)
+            ranker_kind = "human_mean" if ranker == "human_mean" else kinds.get(ranker)
+            for system_id, ref, count, mean, rank in zip(systems, is_ref, n, col, ranks):
                 row = dict(key)
-                n = hcount.get(system_id, 0) if ranker == "human_mean" else \
-                    (counts[ranker].get(system_id) if ranker in counts else 0)
-                row.update(ranker=ranker, ranker_kind="human_mean" if ranker == "human_mean" else kinds.get(ranker),
-                           system_id=system_id, is_reference_system=bool(refs.get(system_id, False)),
-                           n_responses=int(0 if pd.isna(n) else n),
-                           mean_score=None if np.isnan(mean) else float(mean),
+                row.update(ranker=ranker, ranker_kind=ranker_kind, system_id=system_id, is_reference_system=ref,
+                           n_responses=int(count), mean_score=None if np.isnan(mean) else float(mean),
                            system_rank=None if np.isnan(rank) else float(rank), higher_is_better=higher)
                 rows.append(row)
     return _typed(rows, RANKING_COLUMNS)
