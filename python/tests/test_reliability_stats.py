@@ -337,3 +337,20 @@ def test_correlations_many_batches_and_numpy_discordant_fallback(monkeypatch):
 def test_correlations_many_rejects_unknown_method():
     with pytest.raises(ValueError, match="unknown correlation"):
         agreement.correlations_many([([1, 2], [1, 2])], methods=["kendall"])
+
+
+def test_average_ranks_equal_scipy_rankdata_on_random_ties_constants_and_nan():
+    rng = np.random.default_rng(3)
+    for k in range(300):
+        n = int(rng.integers(0, 25))
+        a = rng.integers(0, 4, n).astype(float) if k % 3 else rng.normal(size=n).round(1)
+        if k % 7 == 0:
+            a[:] = 1.5  # constant
+        if n and k % 2:
+            a[rng.random(n) < 0.2] = NAN
+        keep = ~np.isnan(a)
+        for higher in (True, False):
+            got = agreement.average_ranks(a, higher)
+            assert np.array_equal(np.isnan(got), ~keep)
+            expected = sps.rankdata(-a[keep] if higher else a[keep], method="average")
+            assert np.array_equal(got[keep], expected)  # bit for bit
