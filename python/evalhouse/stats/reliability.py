@@ -120,7 +120,10 @@ def _prepare(scores: pd.DataFrame) -> pd.DataFrame:
     out = scores.copy()
     for col in out.columns:
         if isinstance(out[col].dtype, pd.CategoricalDtype):
-            out[col] = out[col].cat.remove_unused_categories()
+            codes = out[col].cat.codes.to_numpy()
+            used = np.bincount(codes[codes >= 0], minlength=len(out[col].cat.categories))
+            if not used.all():  # remove_unused_categories costs ~35 ms a column even when none is unused
+                out[col] = out[col].cat.remove_unused_categories()
     out["response_id"] = pd.factorize(out["response_id"])[0]
     out["score_value"] = pd.to_numeric(out["score_value"], errors="coerce").astype(float)
     out["is_reference_system"] = out["is_reference_system"].astype("boolean").fillna(False).astype(bool)
@@ -239,7 +242,8 @@ RELIABILITY_COLUMNS = GROUP + [
 
 def _human_mean(frame: pd.DataFrame) -> pd.DataFrame:
     h = frame[(frame["rater_kind"] == "human") & frame["score_value"].notna()]
-    return h.groupby("response_id").agg(human_mean=("score_value", "mean"), n_human=("score_value", "size"))
+    by_response = h.groupby("response_id")["score_value"]  # (named aggregation: 5x slower, same values)
+    return pd.DataFrame({"human_mean": by_response.mean(), "n_human": by_response.size()})
 
 
 def _response_info(frame: pd.DataFrame) -> pd.DataFrame:
