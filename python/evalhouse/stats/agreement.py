@@ -477,13 +477,12 @@ def mean_pairwise_spearman(ratings) -> StatResult:
     if m is None:
         return StatResult(None, 0, reason)
     values, reasons = [], []
-    for i in range(m.shape[1]):
-        for j in range(i + 1, m.shape[1]):
-            r = spearman_rho(m[:, i], m[:, j])
-            if r.value is None:
-                reasons.append(r.reason)
-            else:
-                values.append(r.value)
+    pairs = [(m[:, i], m[:, j]) for i in range(m.shape[1]) for j in range(i + 1, m.shape[1])]
+    for r in correlations_many(pairs, methods=("spearman",))["spearman"]:  # = spearman_rho of each pair
+        if r.value is None:
+            reasons.append(r.reason)
+        else:
+            values.append(r.value)
     if not values:
         return StatResult(None, 0, "no rater pair with a defined Spearman rho" + (f" ({reasons[0]})" if reasons
                                                                                  else ""))
