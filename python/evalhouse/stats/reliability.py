@@ -461,12 +461,13 @@ def coder_set_alpha_table(scores: pd.DataFrame, directions: pd.DataFrame | None 
         higher = _direction(directions, key)
         wide = _matrix(frame)
         means = _system_means(frame)
+        # each rater's kind as its first row gives it (a scan of the group per judge cost ~5 ms)
+        first_kind = frame.drop_duplicates("rater_id").set_index("rater_id")["rater_kind"].to_dict()
         for judge in [None] + judges:
             coders = humans + ([judge] if judge else [])
             row = dict(key)
             row.update(coder_set="humans" if judge is None else "humans + judge", judge_rater_id=judge,
-                       judge_rater_kind=None if judge is None else
-                       frame.loc[frame["rater_id"] == judge, "rater_kind"].iloc[0],
+                       judge_rater_kind=None if judge is None else first_kind[judge],
                        n_coders=len(coders))
             item_values = wide[coders].to_numpy(float)
             n_units = []
