@@ -262,3 +262,95 @@ def test_pearson_and_spearman_equal_scipy_on_random_tied_scores():
         expected_r = sps.pearsonr(x, y).statistic if n >= 3 else np.sign((x[1] - x[0]) * (y[1] - y[0]))
         assert agreement.pearson_r(x, y).value == pytest.approx(expected_r, abs=1e-12)
         assert agreement.spearman_rho(x, y).value == pytest.approx(sps.spearmanr(x, y).statistic, abs=1e-12)
+
+
+# ---------------------------------------------------------------- the three correlations over many samples at once
+
+def _random_samples(rng, count=400):
+    """Random (x, y) samples: tied integer scores, continuous scores, constant sides, NaN pairs, n = 0, 1, 2."""
+    samples = []
+    for k in range(count):
+        n = int(rng.integers(0, 40)) if k % 10 else int(rng.integers(0, 3))
+        kind = k % 5
+        if kind == 0:
+            x, y = rng.integers(0, 4, n).astype(float), rng.integers(0, 3, n).astype(float)
+        elif kind == 1:
+            x, y = rng.normal(size=n).round(1), rng.normal(size=n)
+        elif kind == 2:
+            x, y = np.full(n, 2.0), rng.integers(0, 5, n).astype(float)
+        elif kind == 3:
+            x = rng.integers(0, 5, n).astype(float)
+            y = -x if k % 2 else x.copy()
+        else:
+            x, y = rng.integers(0, 3, n) / 2.0, np.full(n, 1.0)
+        if n and k % 3 == 0:
+            x[rng.random(n) < 0.2] = NAN
+        samples.append((x, y))
+    return samples
+
+
+def test_correlations_many_equal_scipy_and_one_sample_functions_bit_for_bit():
+    rng = np.random.default_rng(5)
+    samples = _random_samples(rng) + [(rng.integers(0, 5, 3000).astype(float), rng.normal(size=3000).round(2))]
+    many = agreement.correlations_many(samples)
+    one = {"kendall_tau_b": agreement.kendall_tau_b, "spearman": agreement.spearman_rho,
+           "pearson": agreement.pearson_r}
+    defined = 0
+    for method, fn in one.items():
+        for (x, y), got in zip(samples, many[method]):
+            expected = fn(x, y)
+            assert (got.value, got.n, got.reason) == (expected.value, expected.n, expected.reason)
+            if got.value is None:
+                continue
+            defined += 1
+            keep = ~(np.isnan(x) | np.isnan(y))
+            ref = {"kendall_tau_b": lambda a, b: sps.kendalltau(a, b, variant="b").statistic,
+                   "spearman": lambda a, b: sps.spearmanr(a, b).statistic,
+                   "pearson": lambda a, b: sps.pearsonr(a, b).statistic if a.size > 2 else
+                   np.sign((a[1] - a[0]) * (b[1] - b[0]))}[method](x[keep], y[keep])
+            assert got.value == pytest.approx(float(ref), abs=1e-12)
+            if method == "kendall_tau_b":  # exact pair counts through scipy's own expression
+                assert got.value == float(sps.kendalltau(x[keep], y[keep], variant="b").statistic)
+    assert defined > 500
+    reasons = {r.reason for r in many["kendall_tau_b"]}
+    assert {"fewer than two complete pairs", "x is constant (all tied): correlation undefined",
+            "y is constant (all tied): correlation undefined", None} <= reasons
+
+
+def test_correlations_many_batches_and_numpy_discordant_fallback(monkeypatch):
+    rng = np.random.default_rng(9)
+    samples = [s for s in _random_samples(rng, 300) if agreement.kendall_tau_b(*s).value is not None]
+    expected = agreement.correlations_many(samples)
+    monkeypatch.setattr(agreement, "_BATCH_ELEMENTS", 50)  # many small batches, a sample larger than a batch
+    assert agreement.correlations_many(samples) == expected
+    lengths = np.array([int((~(np.isnan(x) | np.isnan(y))).sum()) for x, y in samples])
+    g = np.repeat(np.arange(len(samples)), lengths)
+    xy = [agreement._paired(x, y) for x, y in samples]
+    x, y = np.concatenate([a for a, _ in xy]), np.concatenate([b for _, b in xy])
+    fast = agreement._tau_b_grouped(g, x, y, lengths)
+    slow = agreement._tau_b_grouped(g, x, y, lengths,
+                                    discordant=lambda gs, xr, yr, n: agreement._inversions_by_group(yr, gs, n.size))
+    assert np.array_equal(fast[0], slow[0])
+    assert list(fast[0]) == [r.value for r in expected["kendall_tau_b"]]
+
+
+def test_correlations_many_rejects_unknown_method():
+    with pytest.raises(ValueError, match="unknown correlation"):
+        agreement.correlations_many([([1, 2], [1, 2])], methods=["kendall"])
+
+
+def test_average_ranks_equal_scipy_rankdata_on_random_ties_constants_and_nan():
+    rng = np.random.default_rng(3)
+    for k in range(300):
+        n = int(rng.integers(0, 25))
+        a = rng.integers(0, 4, n).astype(float) if k % 3 else rng.normal(size=n).round(1)
+        if k % 7 == 0:
+            a[:] = 1.5  # constant
+        if n and k % 2:
+            a[rng.random(n) < 0.2] = NAN
+        keep = ~np.isnan(a)
+        for higher in (True, False):
+            got = agreement.average_ranks(a, higher)
+            assert np.array_equal(np.isnan(got), ~keep)
+            expected = sps.rankdata(-a[keep] if higher else a[keep], method="average")
+            assert np.array_equal(got[keep], expected)  # bit for bit

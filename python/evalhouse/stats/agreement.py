@@ -477,13 +477,12 @@ def mean_pairwise_spearman(ratings) -> StatResult:
     if m is None:
         return StatResult(None, 0, reason)
     values, reasons = [], []
-    for i in range(m.shape[1]):
-        for j in range(i + 1, m.shape[1]):
-            r = spearman_rho(m[:, i], m[:, j])
-            if r.value is None:
-                reasons.append(r.reason)
-            else:
-                values.append(r.value)
+    pairs = [(m[:, i], m[:, j]) for i in range(m.shape[1]) for j in range(i + 1, m.shape[1])]
+    for r in correlations_many(pairs, methods=("spearman",))["spearman"]:  # = spearman_rho of each pair
+        if r.value is None:
+            reasons.append(r.reason)
+        else:
+            values.append(r.value)
     if not values:
         return StatResult(None, 0, "no rater pair with a defined Spearman rho" + (f" ({reasons[0]})" if reasons
                                                                                  else ""))
@@ -491,13 +490,23 @@ def mean_pairwise_spearman(ratings) -> StatResult:
 
 
 def average_ranks(scores: Sequence, higher_is_better: bool = True) -> np.ndarray:
-    """Ranks 1..n of the scores, ties sharing their average rank (rank 1 = best); NaN stays NaN."""
-    from scipy.stats import rankdata
+    """Ranks 1..n of the scores, ties sharing their average rank (rank 1 = best); NaN stays NaN.
 
+    A tie run starting after b smaller values and holding c values gets 0.5 * (b + (b + c) + 1), exactly the
+    half-integers of scipy.stats.rankdata(method="average") (computed here: rankdata's per-call overhead dominated
+    fct_coder_set_alpha and fct_system_rankings; tests compare the two on random tied scores)."""
     a = np.asarray(scores, dtype=float)
     out = np.full(a.shape, np.nan)
     keep = ~np.isnan(a)
-    out[keep] = rankdata(-a[keep] if higher_is_better else a[keep], method="average")
+    v = -a[keep] if higher_is_better else a[keep]
+    if v.size:
+        order = np.argsort(v, kind="stable")
+        sv = v[order]
+        starts = np.flatnonzero(np.concatenate([[True], sv[1:] != sv[:-1]]))
+        run = np.diff(np.append(starts, sv.size))
+        ranks = np.empty(v.size)
+        ranks[order] = np.repeat(0.5 * ((starts + run) + starts + 1), run)
+        out[keep] = ranks
     return out
 
 
@@ -517,3 +526,195 @@ def rank_based_alpha(system_means, level: str = "ordinal", higher_is_better: boo
     ranks = np.column_stack([average_ranks(m[:, j], higher_is_better) for j in range(m.shape[1])]) \
         if m.shape[1] else m
     return krippendorff_alpha(ranks, level)
+
+
+# =====================================================================================================================
+# The three correlations over many small samples at once
+#
+# The judge-human marts ask for thousands of correlations over small groups (HANNA: a few hundred stories per
+# criterion, eleven systems); one scipy call each cost about 1 ms of overhead, far more than the arithmetic. These
+# take a list of (x, y) samples and compute all of them with a few numpy passes over the concatenated samples, with
+# the same definitions, the same NULL rules and reasons as kendall_tau_b / spearman_rho / pearson_r, and the same
+# values, bit for bit: tau-b from exact integer pair counts through scipy's final expression, Spearman's average
+# ranks exactly as scipy.stats.rankdata (half-integers, exact), then _pearson per sample (a few microseconds; its
+# sums in the same order as before). Tests compare them with scipy on random samples with ties, constant sides and
+# n < 2.
+# =====================================================================================================================
+
+CORRELATIONS = ("kendall_tau_b", "spearman", "pearson")
+_BATCH_ELEMENTS = 1 << 21  # samples are batched up to ~2M pairs at a time (memory stays ~100 MB)
+
+
+def correlations_many(samples: Sequence[tuple[Sequence, Sequence]],
+                      methods: Sequence[str] = CORRELATIONS) -> dict[str, list[StatResult]]:
+    """kendall_tau_b, spearman_rho and pearson_r (``methods``: any of CORRELATIONS) of every (x, y) sample, in the
+    order given: ``{method: [StatResult per sample]}``, each equal to the one-sample function's result.
+
+    Kendall tau-b: P - Q = tot - T_x - T_y + T_xy - 2 Q, tau_b = (P - Q) / sqrt(tot - T_x) / sqrt(tot - T_y) with
+    tot = n(n-1)/2, T_x / T_y the pairs tied in x / y, T_xy in both, Q the discordant pairs (Kendall 1945; the
+    expression and clip to [-1, 1] of scipy.stats.kendalltau, variant b). Ranks and ties are counted for every
+    sample at once; Q per sample by scipy's compiled counter (_discordant_by_group).
+    Spearman: Pearson's r of the average ranks, rank = (#values below + #values at or below + 1) / 2 (as
+    scipy.stats.rankdata, method "average"), r by _pearson. Pearson: _pearson.
+
+    Each sample: pairs with a missing side dropped; undefined -> None with the one-sample reasons (fewer than two
+    complete pairs; x constant; y constant, checked in that order). n = pairs used.
+    """
+    unknown = [m for m in methods if m not in CORRELATIONS]
+    if unknown:
+        raise ValueError(f"unknown correlation {unknown[0]!r} (known: {', '.join(CORRELATIONS)})")
+    out: dict[str, list[StatResult | None]] = {m: [None] * len(samples) for m in methods}
+    xs, ys, which = [], [], []
+    for i, (x, y) in enumerate(samples):
+        xa, ya = _paired(x, y)
+        n = int(xa.size)
+        reason = None
+        if n < 2:
+            reason = "fewer than two complete pairs"
+        elif np.all(xa == xa[0]):
+            reason = "x is constant (all tied): correlation undefined"
+        elif np.all(ya == ya[0]):
+            reason = "y is constant (all tied): correlation undefined"
+        if reason is not None:
+            for m in methods:
+                out[m][i] = StatResult(None, n, reason)
+            continue
+        xs.append(xa)
+        ys.append(ya)
+        which.append(i)
+    start = 0
+    while start < len(which):
+        stop, size = start, 0
+        while stop < len(which) and (stop == start or size + xs[stop].size <= _BATCH_ELEMENTS):
+            size += xs[stop].size
+            stop += 1
+        lengths = np.array([a.size for a in xs[start:stop]], dtype=np.int64)
+        g = np.repeat(np.arange(stop - start, dtype=np.int64), lengths)
+        x = np.concatenate(xs[start:stop])
+        y = np.concatenate(ys[start:stop])
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
+        if "kendall_tau_b" in methods or "spearman" in methods:
+            tau, rx, ry = _tau_b_grouped(g, x, y, lengths)
+        if "kendall_tau_b" in methods:
+            for k, i in enumerate(which[start:stop]):
+                out["kendall_tau_b"][i] = StatResult(float(tau[k]), int(lengths[k]))
+        if "spearman" in methods:
+            for k, i in enumerate(which[start:stop]):
+                lo, hi = bounds[k], bounds[k + 1]
+                out["spearman"][i] = StatResult(_pearson(rx[lo:hi], ry[lo:hi]), int(lengths[k]))
+        if "pearson" in methods:
+            for k, i in enumerate(which[start:stop]):
+                out["pearson"][i] = StatResult(_pearson(xs[start + k], ys[start + k]), int(lengths[k]))
+        start = stop
+    return out
+
+
+def _runs(g: np.ndarray, *keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start positions and lengths of the runs of equal (g, *keys) in arrays already sorted on them."""
+    change = np.empty(g.size, dtype=bool)
+    change[0] = True
+    change[1:] = g[1:] != g[:-1]
+    for k in keys:
+        change[1:] |= k[1:] != k[:-1]
+    starts = np.flatnonzero(change)
+    return starts, np.diff(np.append(starts, g.size))
+
+
+def _tied_pairs(g_of_run: np.ndarray, run_lengths: np.ndarray, n_groups: int) -> np.ndarray:
+    """Per group: sum over its runs of c (c - 1) / 2 (exact int64)."""
+    out = np.zeros(n_groups, dtype=np.int64)
+    np.add.at(out, g_of_run, run_lengths * (run_lengths - 1) // 2)
+    return out
+
+
+def _tau_b_grouped(g: np.ndarray, x: np.ndarray, y: np.ndarray, lengths: np.ndarray,
+                   discordant=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Kendall tau-b per group (g sorted, non-decreasing; no NaN; neither side constant within a group), and the
+    average ranks of x and of y inside their group (_average_ranks_of_runs; the sorts are shared).
+
+    ``discordant``: the counter of discordant pairs, (g, x ranks, y ranks) in (g, x, y) order -> per-group counts;
+    default _discordant_by_group (scipy's compiled counter, one call a group)."""
+    n_groups = lengths.size
+    # y as dense ranks over (group, y): increasing with the group, so pairs across groups are never inversions
+    group_start = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    oy = np.lexsort((y, g))
+    starts, run = _runs(g[oy], y[oy])
+    y_tie = _tied_pairs(g[oy][starts], run, n_groups)
+    y_rank = np.empty(y.size, dtype=np.int64)
+    y_rank[oy] = np.repeat(np.arange(starts.size, dtype=np.int64), run)
+    y_avg = np.empty(y.size, dtype=float)
+    y_avg[oy] = _average_ranks_of_runs(starts, run, group_start[g[oy][starts]])
+    o = np.lexsort((y_rank, x, g))
+    gs, xs, yr = g[o], x[o], y_rank[o]
+    starts, run = _runs(gs, xs)
+    x_tie = _tied_pairs(gs[starts], run, n_groups)
+    x_rank = np.repeat(np.arange(starts.size, dtype=np.int64), run)
+    x_avg = np.empty(x.size, dtype=float)
+    x_avg[o] = _average_ranks_of_runs(starts, run, group_start[gs[starts]])
+    starts, run = _runs(gs, xs, yr)
+    xy_tie = _tied_pairs(gs[starts], run, n_groups)
+    dis = (discordant or _discordant_by_group)(gs, x_rank, yr, lengths)
+    tot = lengths * (lengths - 1) // 2
+    con_minus_dis = tot - x_tie - y_tie + xy_tie - 2 * dis
+    tau = con_minus_dis / np.sqrt(tot - x_tie) / np.sqrt(tot - y_tie)
+    return np.minimum(1.0, np.maximum(-1.0, tau)), x_avg, y_avg
+
+
+def _discordant_by_group(g: np.ndarray, x_rank: np.ndarray, y_rank: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Discordant pairs per group, the arrays in (g, x, y) order: scipy's compiled Fenwick-tree counter
+    (scipy.stats._stats._kendall_dis, what scipy.stats.kendalltau itself calls; scipy is pinned) on each group's
+    slice, y ranks made 1-based inside the group. Without it, the numpy merge count _inversions_by_group (same
+    counts, ~20x slower)."""
+    try:
+        from scipy.stats._stats import _kendall_dis
+    except ImportError:  # pragma: no cover - a scipy without the private counter
+        return _inversions_by_group(y_rank, g, lengths.size)
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    dis = np.zeros(lengths.size, dtype=np.int64)
+    xr = x_rank.astype(np.intp)
+    for k in range(lengths.size):
+        lo, hi = bounds[k], bounds[k + 1]
+        yk = y_rank[lo:hi]
+        dis[k] = _kendall_dis(xr[lo:hi], (yk - yk.min() + 1).astype(np.intp))
+    return dis
+
+
+def _inversions_by_group(v: np.ndarray, g: np.ndarray, n_groups: int) -> np.ndarray:
+    """The fallback of _discordant_by_group, in numpy only (the tests check both). Per group: pairs i < j
+    (positions) with v[i] > v[j], counted by the group of j. v must be increasing across groups (every value of an
+    earlier group below every value of a later one), so only pairs inside a group count.
+
+    Bottom-up merge count: at width w the array holds sorted blocks of w; each sibling pair of blocks is merged by a
+    stable sort on (pair, value), which keeps pairs in place and puts a left element before a right one of the same
+    value. A right element then has before it, inside its pair, the left elements at or below its value and the
+    right elements before it (its index in the right block): the rest of the left block, above it, are its
+    inversions at this level."""
+    n = v.size
+    dis = np.zeros(n_groups, dtype=np.int64)
+    if n < 2:
+        return dis
+    big = np.int64(v.max()) + 1
+    cur, cur_g = v.astype(np.int64), g.astype(np.int64)
+    position = np.arange(n, dtype=np.int64)
+    w = 1
+    while w < n:
+        pair_start = position & ~np.int64(2 * w - 1)  # w is a power of two
+        order = np.argsort((position // (2 * w)) * big + cur, kind="stable")
+        came_from_right = (order - pair_start) >= w  # merged position p holds the element from position order[p]
+        r = np.flatnonzero(came_from_right)
+        right_index = order[r] - pair_start[r] - w
+        left_size = np.minimum(w, n - pair_start[r])
+        left_at_or_below = (r - pair_start[r]) - right_index
+        above = left_size - left_at_or_below
+        dis += np.bincount(cur_g[order[r]], weights=above, minlength=n_groups).astype(np.int64)
+        cur, cur_g = cur[order], cur_g[order]
+        w *= 2
+    return dis
+
+
+def _average_ranks_of_runs(starts: np.ndarray, run: np.ndarray, group_start: np.ndarray) -> np.ndarray:
+    """Average ranks, element by element in sorted order, from the runs of equal values of a sample sorted inside
+    its group: 0.5 * (#below + #at-or-below + 1), #below = the run's start minus its group's start; exactly
+    scipy.stats.rankdata(method="average") (half-integers, exact in float64)."""
+    below = starts - group_start
+    return np.repeat(0.5 * ((below + run) + below + 1), run)
