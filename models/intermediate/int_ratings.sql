@@ -11,7 +11,7 @@ store_ratings as (
     select suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text, reason,
            rubric_id, rubric_version, is_blind, rated_at,
            cast(null as integer) as reported_total, cast(null as boolean) as reported_ready,
-           cast(null as varchar) as judge_model
+           cast(null as string) as judge_model
     from {{ ref('stg_ratings_store__ratings') }}
 ),
 
@@ -57,7 +57,7 @@ checked as (
 )
 
 select
-    {{ short_hash("coalesce(source_file, '') || '|' || coalesce(cast(source_row as varchar), '') || '|' || coalesce(response_id, '') || '|' || coalesce(rater_id, '') || '|' || coalesce(criterion, '') || '|' || coalesce(cast(rubric_version as varchar), '')") }} as rating_id,
+    {{ short_hash("coalesce(source_file, '') || '|' || coalesce(cast(source_row as string), '') || '|' || coalesce(response_id, '') || '|' || coalesce(rater_id, '') || '|' || coalesce(criterion, '') || '|' || coalesce(cast(rubric_version as string), '')") }} as rating_id,
     suite,
     response_id,
     response_id in (select responses.response_id from responses) as response_known,

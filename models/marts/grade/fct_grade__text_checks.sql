@@ -69,7 +69,7 @@ term_hits as (
 
 found as (
     select term_hits.response_id, term_hits.check_kind, term_hits.check_id,
-           min(term_hits.text_kind || ':' || cast(term_hits.position as varchar)) as found_in
+           min(term_hits.text_kind || ':' || cast(term_hits.position as string)) as found_in
     from term_hits
     inner join responses on responses.response_id = term_hits.response_id
     inner join term_counts
