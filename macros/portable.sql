@@ -77,7 +77,7 @@ quantile_cont({{ expr }}, {{ fraction }})
   {{ return(adapter.dispatch('unnest_positions', 'evalhouse')(list_col, value_alias, pos_alias)) }}
 {%- endmacro %}
 {% macro default__unnest_positions(list_col, value_alias, pos_alias) -%}
-posexplode({{ list_col }}) as ({{ pos_alias }}_0, {{ value_alias }})
+inline(transform({{ list_col }}, (list_value, list_index) -> struct(list_value as {{ value_alias }}, list_index + 1 as {{ pos_alias }})))
 {%- endmacro %}
 {% macro duckdb__unnest_positions(list_col, value_alias, pos_alias) -%}
 unnest({{ list_col }}) as {{ value_alias }}, generate_subscripts({{ list_col }}, 1) as {{ pos_alias }}
@@ -111,4 +111,23 @@ regexp_extract(replace({{ expr }}, '\\', '/'), '([^/]+)/[^/]+$', 1)
 {%- endmacro %}
 {% macro duckdb__parent_dir_name(expr) -%}
 regexp_extract(replace({{ expr }}, '\', '/'), '([^/]+)/[^/]+$', 1)
+{%- endmacro %}
+
+{#- json_is_valid(expr): true when the text parses as JSON, false otherwise (never NULL for a non-NULL text). -#}
+{% macro json_is_valid(expr) -%}
+  {{ return(adapter.dispatch('json_is_valid', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__json_is_valid(expr) -%}(try_parse_json({{ expr }}) is not null){%- endmacro %}
+{% macro duckdb__json_is_valid(expr) -%}coalesce(json_valid({{ expr }}), false){%- endmacro %}
+
+{#- regex_replace_all(expr, pattern, replacement): every match of the pattern replaced (DuckDB needs the 'g' flag;
+    Spark replaces every match and reads a 4th argument as a position). -#}
+{% macro regex_replace_all(expr, pattern, replacement) -%}
+  {{ return(adapter.dispatch('regex_replace_all', 'evalhouse')(expr, pattern, replacement)) }}
+{%- endmacro %}
+{% macro default__regex_replace_all(expr, pattern, replacement) -%}
+regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }})
+{%- endmacro %}
+{% macro duckdb__regex_replace_all(expr, pattern, replacement) -%}
+regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }}, 'g')
 {%- endmacro %}
