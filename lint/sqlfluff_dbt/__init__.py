@@ -10,7 +10,8 @@ the linted SQL is the SQL DuckDB runs:
   DuckDB adapter; a `lint__<name>` macro (lint/sqlfluff_macros) comes first, the stand-in of a generated expression
   too deep for sqlfluff's parser;
 - `execute` false (dbt's parse phase: macros that query the warehouse or the graph render their placeholder);
-- `exceptions.raise_compiler_error(msg)` stops the render with msg, `modules.re` is Python's re.
+- `exceptions.raise_compiler_error(msg)` stops the render with msg, `modules.re` is Python's re;
+- `target`: the DuckDB output (`target.type` is 'duckdb').
 """
 from __future__ import annotations
 
@@ -57,6 +58,14 @@ class _Modules:
     re = _re
 
 
+class _Target:
+    """dbt's `target` for the DuckDB output of profiles.yml (models pick an implementation by target.type)."""
+    type = "duckdb"
+    name = "dev"
+    schema = "main"
+
+
 adapter = _Adapter()
 exceptions = _Exceptions()
 modules = _Modules()
+target = _Target()

@@ -63,7 +63,7 @@ term_hits as (
     inner join texts
         on texts.response_id = responses.response_id
        and texts.text_kind = eligible.text_kind
-    where strpos(texts.words, terms.term_words) > 0
+    where instr(texts.words, terms.term_words) > 0
     group by responses.response_id, terms.check_kind, terms.check_id, texts.text_kind, texts.position
 ),
 

@@ -62,6 +62,7 @@ RULES: list[tuple[str, str, str]] = [
      "differs by engine or run: use md5 (short_hash) or the integer PRNG"),
     (r"\bregexp_split_to_array\s*\(|\bstr_split\s*\(", "regexp_split_to_array()", "use a dispatch macro"),
     (r"\b(error)\s*\(", "error()", "use raise_query_error()"),
+    (r"\bstrpos\s*\(", "strpos()", "Spark has no strpos: use instr(text, part) (both engines, 1-based, 0 if absent)"),
 ]
 # Backslash classes in a string literal: Spark's parser eats the backslash ('\d' -> 'd') with no error.
 LITERAL_RULE = (re.compile(r"\\[dDsSwWbB]"), "backslash class (\\d, \\s, \\w, \\b) in a string literal",

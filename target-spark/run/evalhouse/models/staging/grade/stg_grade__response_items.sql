@@ -14,12 +14,12 @@ with responses as (
 ),
 
 findings as (
-    select response_id, posexplode(key_findings) as (position_0, item_text)
+    select response_id, inline(transform(key_findings, (list_value, list_index) -> struct(list_value as item_text, list_index + 1 as position)))
     from responses
 ),
 
 limitations as (
-    select response_id, posexplode(limitations) as (position_0, item_text)
+    select response_id, inline(transform(limitations, (list_value, list_index) -> struct(list_value as item_text, list_index + 1 as position)))
     from responses
 )
 

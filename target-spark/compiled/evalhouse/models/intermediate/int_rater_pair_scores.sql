@@ -1,0 +1,70 @@
+-- Two readers on shared replies: one row per pair of raters (rater_a < rater_b) x response x rubric version x
+-- measure, where measure is a criterion, 'all_criteria' (the complete score vectors, as text) or 'ready'.
+with scores as (
+    select * from evalhouse.int_effective_scores where score_status = 'scored'
+),
+
+replies as (
+    select * from evalhouse.int_reply_scores
+),
+
+criterion_pairs as (
+    select
+        a.suite, a.rubric_id, a.rubric_version, a.rater_id as rater_a, b.rater_id as rater_b, a.response_id,
+        a.criterion as measure, a.criterion_order as measure_order,
+        cast(a.score as string) as value_a, cast(b.score as string) as value_b
+    from scores as a
+    inner join scores as b
+        on b.response_id = a.response_id
+       and b.rubric_id = a.rubric_id
+       and b.rubric_version = a.rubric_version
+       and b.criterion = a.criterion
+       and a.rater_id < b.rater_id
+),
+
+vectors as (
+    select suite, rubric_id, rubric_version, rater_id, response_id,
+           array_join(transform(array_sort(collect_list(struct(criterion_order, cast(score as string) as agg_value))), x -> x.agg_value),
+           ',') as score_vector,
+           count(*) as n_scored
+    from scores
+    group by suite, rubric_id, rubric_version, rater_id, response_id
+),
+
+complete_vectors as (
+    select vectors.*
+    from vectors
+    inner join replies
+        on replies.response_id = vectors.response_id
+       and replies.rater_id = vectors.rater_id
+       and replies.rubric_id = vectors.rubric_id
+       and replies.rubric_version = vectors.rubric_version
+    where replies.score_status = 'complete'
+),
+
+vector_pairs as (
+    select a.suite, a.rubric_id, a.rubric_version, a.rater_id as rater_a, b.rater_id as rater_b, a.response_id,
+           'all_criteria' as measure, 900 as measure_order, a.score_vector as value_a, b.score_vector as value_b
+    from complete_vectors as a
+    inner join complete_vectors as b
+        on b.response_id = a.response_id and b.rubric_id = a.rubric_id and b.rubric_version = a.rubric_version
+       and a.rater_id < b.rater_id
+),
+
+ready_pairs as (
+    select a.suite, a.rubric_id, a.rubric_version, a.rater_id as rater_a, b.rater_id as rater_b, a.response_id,
+           'ready' as measure, 901 as measure_order,
+           cast(a.ready as string) as value_a, cast(b.ready as string) as value_b
+    from replies as a
+    inner join replies as b
+        on b.response_id = a.response_id and b.rubric_id = a.rubric_id and b.rubric_version = a.rubric_version
+       and a.rater_id < b.rater_id
+    where a.score_status = 'complete' and b.score_status = 'complete'
+      and a.ready is not null and b.ready is not null
+)
+
+select * from criterion_pairs
+union all
+select * from vector_pairs
+union all
+select * from ready_pairs

@@ -1,0 +1,94 @@
+
+  
+    
+        create table evalhouse.int_ratings
+      
+      
+      
+      
+      
+      
+      
+      
+
+      as
+      -- Every rating of every suite and of the ratings store, typed and checked against the rubric.
+-- Nothing is dropped: a score that is not a number, not whole, or out of the criterion's range keeps its row with
+-- score NULL and score_problem set; a rating of an unknown response keeps its row with response_known false.
+with suite_ratings as (
+    select suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text, reason, rubric_id, rubric_version, is_blind, rated_at, reported_total, reported_ready, judge_model
+from evalhouse.stg_suites__ratings
+),
+
+store_ratings as (
+    select suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text, reason,
+           rubric_id, rubric_version, is_blind, rated_at,
+           cast(null as integer) as reported_total, cast(null as boolean) as reported_ready,
+           cast(null as string) as judge_model
+    from evalhouse.stg_ratings_store__ratings
+),
+
+all_ratings as (
+    select * from suite_ratings
+    union all
+    select * from store_ratings
+),
+
+criteria as (
+    select * from evalhouse.int_rubric_criteria
+),
+
+responses as (
+    select response_id from evalhouse.int_responses
+),
+
+typed as (
+    select
+        all_ratings.*,
+        try_cast(all_ratings.score_text as decimal(18, 4)) as score_number,
+        criteria.min_score,
+        criteria.max_score,
+        criteria.criterion is not null as criterion_known
+    from all_ratings
+    left join criteria
+        on criteria.rubric_id = all_ratings.rubric_id
+       and criteria.rubric_version = all_ratings.rubric_version
+       and criteria.criterion = all_ratings.criterion
+),
+
+checked as (
+    select
+        typed.*,
+        case
+            when typed.score_text is null or trim(typed.score_text) = '' then 'missing'
+            when not typed.criterion_known then 'unknown_criterion'
+            when typed.score_number is null then 'not_a_number'
+            when typed.score_number <> floor(typed.score_number) then 'not_a_whole_level'
+            when typed.score_number < typed.min_score or typed.score_number > typed.max_score then 'out_of_range'
+        end as score_problem
+    from typed
+)
+
+select
+    substr(md5(coalesce(source_file, '') || '|' || coalesce(cast(source_row as string), '') || '|' || coalesce(response_id, '') || '|' || coalesce(rater_id, '') || '|' || coalesce(criterion, '') || '|' || coalesce(cast(rubric_version as string), '')), 1, 12) as rating_id,
+    suite,
+    response_id,
+    response_id in (select responses.response_id from responses) as response_known,
+    rater_id,
+    rater_kind,
+    criterion,
+    case when score_problem is null then cast(score_number as integer) end as score,
+    score_text,
+    score_problem,
+    reason,
+    rubric_id,
+    rubric_version,
+    is_blind,
+    rated_at,
+    reported_total,
+    reported_ready,
+    judge_model,
+    source_file,
+    source_row
+from checked
+  
