@@ -60,6 +60,7 @@ def spark_session():
         SparkSession.builder.master("local[2]")
         .appName("evalhouse-compare")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", str(base / "warehouse"))

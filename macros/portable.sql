@@ -55,7 +55,8 @@ quantile_cont({{ expr }}, {{ fraction }})
 {% macro list_size(expr) -%}
   {{ return(adapter.dispatch('list_size', 'evalhouse')(expr)) }}
 {%- endmacro %}
-{% macro default__list_size(expr) -%}size({{ expr }}){%- endmacro %}
+{#- Spark's size(NULL) is -1 when ANSI mode is off (dbt-spark turns it off): NULL, as DuckDB's len(NULL) -#}
+{% macro default__list_size(expr) -%}nullif(size({{ expr }}), -1){%- endmacro %}
 {% macro duckdb__list_size(expr) -%}len({{ expr }}){%- endmacro %}
 
 {% macro list_element(expr, i) -%}

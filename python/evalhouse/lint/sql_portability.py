@@ -124,11 +124,13 @@ def transpile_finding(path: str, compiled: str, portable: bool = True) -> Findin
     import sqlglot
     from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
+    # generated expressions (the GRADE casefold chains) nest deeper than Python's default recursion limit
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
     try:
         for tree in sqlglot.parse(compiled, read="duckdb"):
             if tree is not None:
                 tree.sql(dialect="spark", unsupported_level=ErrorLevel.RAISE)
-    except (ParseError, UnsupportedError) as exc:
+    except (ParseError, UnsupportedError, RecursionError) as exc:
         message = " ".join(str(exc).split())[:300]
         return Finding(path, 1, f"sqlglot cannot translate to Spark ({type(exc).__name__})", message, portable)
     return None
