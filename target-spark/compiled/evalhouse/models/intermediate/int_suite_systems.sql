@@ -1,3 +1,0 @@
--- Systems and judges named in each suite.yml (families:, baseline:), for the pairwise marts.
-select suite, name, family, is_baseline
-from evalhouse.stg_suites__suite_systems

@@ -1,6 +1,0 @@
-create or replace view evalhouse.stg_ratings_store__blind_keys
-  
-  
-  as
-    -- Blind keys written by `evalhouse blind-export`: which response hides behind each packet letter.
-select * from evalhouse.base_ratings_store__blind_keys
