@@ -59,8 +59,9 @@ spark-setup: $(BIN)/.spark-installed
 
 # The portable core on local Spark (`dbt build --target spark`, warehouse + metastore under warehouse/build/spark),
 # then every mart both builds have compared row by row with the DuckDB build (DECIMAL exact, floats to 1e-9).
-# Needs a DuckDB build (make build) and Java 17+.
+# Needs Java 17+ and the DuckDB build (its landing files are Spark's input too): run here first when there is none.
 spark-test: spark-setup
+	@test -f warehouse/build/evalhouse.duckdb || { echo "spark-test: no DuckDB build yet: running make build first"; $(MAKE) dbt-build; }
 	SPARK_LOCAL_IP=127.0.0.1 $(BIN)/python bench/compare_spark.py --build
 
 bench: setup

@@ -10,8 +10,9 @@
 {% macro grade_number_tokens(expr) -%}
   {{ return(adapter.dispatch('grade_number_tokens', 'evalhouse')(expr)) }}
 {%- endmacro %}
+{#- Spark's string literals read a backslash as an escape ('\.' is '.', so "3:50" was one token): doubled here. -#}
 {% macro default__grade_number_tokens(expr) -%}
-regexp_extract_all({{ expr }}, '{{ grade_number_pattern() }}', 2)
+regexp_extract_all({{ expr }}, '{{ grade_number_pattern() | replace("\\", "\\\\") }}', 2)
 {%- endmacro %}
 {% macro duckdb__grade_number_tokens(expr) -%}
 regexp_extract_all({{ expr }}, '{{ grade_number_pattern() }}', 2)

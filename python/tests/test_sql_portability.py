@@ -46,6 +46,7 @@ def test_a_planted_engine_function_outside_a_dispatch_macro_fails(tmp_path):
 @pytest.mark.parametrize(("sql", "construct"), [
     ("select regexp_replace(a, 'x+', '', 'g') as b from t", "regexp_replace(..., 'g')"),
     ("select regexp_extract(a, 'INV-(\\d+)', 1) as b from t", "backslash class"),
+    ("select regexp_extract_all(a, '[0-9]+(\\.[0-9]+)?', 0) as b from t", "backslash class"),
     ("select datediff('day', a, b) as d from t", "datediff('part', ...)"),
     ("select * exclude (a) from t", "select * exclude (...)"),
     ("select string_agg(a, ',') as b from t", "string_agg() / listagg()"),
@@ -60,7 +61,7 @@ def test_each_rule_names_its_construct(sql, construct):
 def test_constructs_inside_jinja_comments_and_literals_are_not_findings():
     sql = ("-- json_valid(x) in a comment\n"
            "select {{ json_is_valid('raw_output') }} as ok, 'string_agg(' as label, "
-           "cast(a as string) as b, cast(c as varchar(10)) as d from t\n")
+           "cast(a as string) as b, cast(c as varchar(10)) as d, regexp_replace(e, '[^\\\\p{L}]+', ' ') as f from t\n")
     assert lint.rule_findings("models/x.sql", sql) == []
 
 
