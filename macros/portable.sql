@@ -132,3 +132,16 @@ regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }})
 {% macro duckdb__regex_replace_all(expr, pattern, replacement) -%}
 regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }}, 'g')
 {%- endmacro %}
+
+{#- decimal_38_18_add(a, op, b): a + b or a - b (op '+' / '-') of two DECIMAL(38,18) values as DECIMAL(38,18), all 18
+    decimals kept. DuckDB keeps (38,18). Spark widens the result to (39,18) and, at 38 digits, cuts the scale to 17
+    (24.995370370370370371 came out ...37): on Spark both sides go through DECIMAL(37,18) first (|x| < 1e19; a wider
+    value is NULL there, ANSI being off), whose sum fits (38,18) exactly. -#}
+{% macro decimal_38_18_add(a, op, b) -%}
+  {%- if op not in ('+', '-') -%}{{ exceptions.raise_compiler_error("decimal_38_18_add: op is '+' or '-', not " ~ op) }}{%- endif -%}
+  {{ return(adapter.dispatch('decimal_38_18_add', 'evalhouse')(a, op, b)) }}
+{%- endmacro %}
+{% macro default__decimal_38_18_add(a, op, b) -%}
+cast(cast({{ a }} as decimal(37, 18)) {{ op }} cast({{ b }} as decimal(37, 18)) as decimal(38, 18))
+{%- endmacro %}
+{% macro duckdb__decimal_38_18_add(a, op, b) -%}({{ a }} {{ op }} {{ b }}){%- endmacro %}
