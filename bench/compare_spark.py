@@ -7,8 +7,12 @@ warehouse and Derby metastore under warehouse/build/spark, see profiles.yml) and
 (fct_*, dim_*) present in both builds is read whole from each engine and compared row by row over the DuckDB
 columns: rows sorted on every column, DECIMAL exact (and a DuckDB DECIMAL column must be a decimal on Spark),
 floats within 1e-9 (absolute or relative), everything else equal, NULL = NULL. A column missing on Spark fails.
-Prints one line per mart (rows on each side, OK or FAIL and the first difference), the marts that exist on
-DuckDB only, and exits 1 when any mart fails. Needs a DuckDB build (make build), Java 17+ and make spark-setup.
+dbt's node lines are printed as they come (the JVM's stderr goes to logs-spark/spark-stderr.log); the run ends with
+a summary table (mart, rows on DuckDB, rows on Spark, OK / FAIL), the first difference of each failing mart and the
+marts that exist on DuckDB only, and exits 1 when any mart fails (or the Spark build does). Every JVM started here
+(dbt's, in its own process group, and the comparison's) has exited when it returns. Needs a DuckDB build (make build;
+`make spark-test` runs it when there is none and this script warns when project files are newer), Java 17+ and
+make spark-setup.
 """
 from __future__ import annotations
 
