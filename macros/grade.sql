@@ -10,8 +10,9 @@
 {% macro grade_number_tokens(expr) -%}
   {{ return(adapter.dispatch('grade_number_tokens', 'evalhouse')(expr)) }}
 {%- endmacro %}
+{#- Spark's string literals read a backslash as an escape ('\.' is '.', so "3:50" was one token): doubled here. -#}
 {% macro default__grade_number_tokens(expr) -%}
-regexp_extract_all({{ expr }}, '{{ grade_number_pattern() }}', 2)
+regexp_extract_all({{ expr }}, '{{ grade_number_pattern() | replace("\\", "\\\\") }}', 2)
 {%- endmacro %}
 {% macro duckdb__grade_number_tokens(expr) -%}
 regexp_extract_all({{ expr }}, '{{ grade_number_pattern() }}', 2)
@@ -27,6 +28,26 @@ regexp_extract_all({{ expr }}, '{{ grade_number_pattern() }}', 2)
 case when {{ regex_contains(clean, "'^-?[0-9]{1,12}([.][0-9]{1,6})?$'") }}
      then cast(cast({{ clean }} as decimal(18, 6)) as decimal(38, 18))
      else try_cast({{ clean }} as decimal(38, 18)) end
+{%- endmacro %}
+
+
+{#- grade_tolerance(abs_tol, rel_tol, gold): abs_tol + rel_tol * |gold| as DECIMAL(38,18) (abs_tol DECIMAL(38,18), rel_tol
+    DECIMAL(18,9), gold DECIMAL(38,18)). Spark, at 38 digits, cuts a product's scale to 6 and a sum's to 17: there
+    rel_tol < 10 and |gold| < 1e15 take narrower types whose product (scale 21) and sum fit exactly; other values
+    the plain expression. -#}
+{% macro grade_tolerance(abs_tol, rel_tol, gold) -%}
+  {{ return(adapter.dispatch('grade_tolerance', 'evalhouse')(abs_tol, rel_tol, gold)) }}
+{%- endmacro %}
+{% macro default__grade_tolerance(abs_tol, rel_tol, gold) -%}
+case when abs({{ rel_tol }}) < 10 and abs({{ gold }}) < 1000000000000000
+     then {{ decimal_38_18_add(abs_tol, '+', 'cast(cast(' ~ rel_tol ~ ' as decimal(10, 9)) * cast(abs(' ~ gold ~ ') as decimal(27, 12)) as decimal(38, 18))') }}
+     else cast({{ abs_tol }} + cast({{ rel_tol }} * cast(abs({{ gold }}) as decimal(38, 12)) as decimal(38, 18)) as decimal(38, 18))
+end
+{%- endmacro %}
+{% macro duckdb__grade_tolerance(abs_tol, rel_tol, gold) -%}
+cast({{ abs_tol }}
+     + cast({{ rel_tol }} * cast(abs({{ gold }}) as decimal(38, 12)) as decimal(38, 18))
+     as decimal(38, 18))
 {%- endmacro %}
 
 

@@ -38,10 +38,10 @@ rejected as (
         case
             when n_missing > 0 then 'a weight is missing or not a number'
             when n_unknown > 0 then 'unknown dimension (expected {{ dims | join(", ") }})'
-            when n_rows <> 6 or n_dimensions <> 6 then 'expected the 6 dimensions once each, found ' || cast(n_rows as varchar) || ' rows'
+            when n_rows <> 6 or n_dimensions <> 6 then 'expected the 6 dimensions once each, found ' || cast(n_rows as string) || ' rows'
             when n_negative > 0 then 'a weight is negative'
             when abs(weight_sum - cast(1 as decimal(18, 12))) > cast(0.000001 as decimal(18, 12))
-                then 'weights sum to ' || cast(weight_sum as varchar) || ' (|sum - 1| > 1e-6)'
+                then 'weights sum to ' || cast(weight_sum as string) || ' (|sum - 1| > 1e-6)'
         end as problem
     from groups
 ),

@@ -55,7 +55,8 @@ quantile_cont({{ expr }}, {{ fraction }})
 {% macro list_size(expr) -%}
   {{ return(adapter.dispatch('list_size', 'evalhouse')(expr)) }}
 {%- endmacro %}
-{% macro default__list_size(expr) -%}size({{ expr }}){%- endmacro %}
+{#- Spark's size(NULL) is -1 when ANSI mode is off (dbt-spark turns it off): NULL, as DuckDB's len(NULL) -#}
+{% macro default__list_size(expr) -%}nullif(size({{ expr }}), -1){%- endmacro %}
 {% macro duckdb__list_size(expr) -%}len({{ expr }}){%- endmacro %}
 
 {% macro list_element(expr, i) -%}
@@ -77,7 +78,7 @@ quantile_cont({{ expr }}, {{ fraction }})
   {{ return(adapter.dispatch('unnest_positions', 'evalhouse')(list_col, value_alias, pos_alias)) }}
 {%- endmacro %}
 {% macro default__unnest_positions(list_col, value_alias, pos_alias) -%}
-posexplode({{ list_col }}) as ({{ pos_alias }}_0, {{ value_alias }})
+inline(transform({{ list_col }}, (list_value, list_index) -> struct(list_value as {{ value_alias }}, list_index + 1 as {{ pos_alias }})))
 {%- endmacro %}
 {% macro duckdb__unnest_positions(list_col, value_alias, pos_alias) -%}
 unnest({{ list_col }}) as {{ value_alias }}, generate_subscripts({{ list_col }}, 1) as {{ pos_alias }}
@@ -112,3 +113,35 @@ regexp_extract(replace({{ expr }}, '\\', '/'), '([^/]+)/[^/]+$', 1)
 {% macro duckdb__parent_dir_name(expr) -%}
 regexp_extract(replace({{ expr }}, '\', '/'), '([^/]+)/[^/]+$', 1)
 {%- endmacro %}
+
+{#- json_is_valid(expr): true when the text parses as JSON, false otherwise (never NULL for a non-NULL text). -#}
+{% macro json_is_valid(expr) -%}
+  {{ return(adapter.dispatch('json_is_valid', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__json_is_valid(expr) -%}(try_parse_json({{ expr }}) is not null){%- endmacro %}
+{% macro duckdb__json_is_valid(expr) -%}coalesce(json_valid({{ expr }}), false){%- endmacro %}
+
+{#- regex_replace_all(expr, pattern, replacement): every match of the pattern replaced (DuckDB needs the 'g' flag;
+    Spark replaces every match and reads a 4th argument as a position). -#}
+{% macro regex_replace_all(expr, pattern, replacement) -%}
+  {{ return(adapter.dispatch('regex_replace_all', 'evalhouse')(expr, pattern, replacement)) }}
+{%- endmacro %}
+{% macro default__regex_replace_all(expr, pattern, replacement) -%}
+regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }})
+{%- endmacro %}
+{% macro duckdb__regex_replace_all(expr, pattern, replacement) -%}
+regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }}, 'g')
+{%- endmacro %}
+
+{#- decimal_38_18_add(a, op, b): a + b or a - b (op '+' / '-') of two DECIMAL(38,18) values as DECIMAL(38,18), all 18
+    decimals kept. DuckDB keeps (38,18). Spark widens the result to (39,18) and, at 38 digits, cuts the scale to 17
+    (24.995370370370370371 came out ...37): on Spark both sides go through DECIMAL(37,18) first (|x| < 1e19; a wider
+    value is NULL there, ANSI being off), whose sum fits (38,18) exactly. -#}
+{% macro decimal_38_18_add(a, op, b) -%}
+  {%- if op not in ('+', '-') -%}{{ exceptions.raise_compiler_error("decimal_38_18_add: op is '+' or '-', not " ~ op) }}{%- endif -%}
+  {{ return(adapter.dispatch('decimal_38_18_add', 'evalhouse')(a, op, b)) }}
+{%- endmacro %}
+{% macro default__decimal_38_18_add(a, op, b) -%}
+cast(cast({{ a }} as decimal(37, 18)) {{ op }} cast({{ b }} as decimal(37, 18)) as decimal(38, 18))
+{%- endmacro %}
+{% macro duckdb__decimal_38_18_add(a, op, b) -%}({{ a }} {{ op }} {{ b }}){%- endmacro %}

@@ -8,7 +8,8 @@
   _rating_chain_state (the groups as the whole chain last applied them), plus the pairs still pending from a run
   that did not finish. On DuckDB each chain model is incremental: a pre-hook deletes the affected keys, the model
   recomputes them. save_rating_chain_state (on-run-end) advances the state only when every chain model ran
-  successfully in the run. On any other engine the chain models are tables and none of this applies.
+  successfully in the run. On any other engine the chain models are tables and none of this applies: the two
+  bookkeeping models are duckdb_only (dbt_project.yml) and the chain models do not ref them there.
 -#}
 
 {% macro rating_chain_models() -%}
@@ -56,7 +57,7 @@ union all
 select suite, source_file, source_row, response_id, rater_id, rater_kind, criterion, score_text, reason,
        rubric_id, rubric_version, is_blind, rated_at,
        cast(null as integer) as reported_total, cast(null as boolean) as reported_ready,
-       cast(null as varchar) as judge_model
+       cast(null as string) as judge_model
 from {{ ref('stg_ratings_store__ratings') }}
 {%- endmacro %}
 
@@ -67,7 +68,7 @@ from {{ ref('stg_ratings_store__ratings') }}
 
 {#- affected_responses(column): in an incremental run, a condition true for the responses to recompute; else true. -#}
 {% macro affected_responses(column) -%}
-  {%- set changes = ref('int_rating_changes') -%}
+  {%- if target.type == 'duckdb' -%}{%- set changes = ref('int_rating_changes') -%}{%- endif -%}
   {%- if is_incremental() -%}
 {{ column }} in (select rating_changes.response_id from {{ changes }} as rating_changes)
   {%- else -%}
@@ -77,7 +78,7 @@ true
 
 {#- affected_rating_rows(alias): the same for the rows of a rating: its (source_file, response_id) pair changed. -#}
 {% macro affected_rating_rows(alias) -%}
-  {%- set changes = ref('int_rating_changes') -%}
+  {%- if target.type == 'duckdb' -%}{%- set changes = ref('int_rating_changes') -%}{%- endif -%}
   {%- if is_incremental() -%}
 exists (
     select 1 from {{ changes }} as rating_changes

@@ -55,7 +55,7 @@ read_blob('{{ path }}')
   {%- if fmt == 'parquet' -%}
 parquet.`{{ path }}`
   {%- elif fmt == 'csv' -%}
-csv.`{{ path }}`
+{{ spark_csv_relation(path, meta) }}
   {%- elif fmt in ('jsonl', 'json') -%}
 json.`{{ path }}`
   {%- elif fmt == 'blob' -%}
@@ -80,4 +80,39 @@ json.`{{ path }}`
     {%- endif -%}
   {%- endfor -%}
   {{ exceptions.raise_compiler_error("unknown source " ~ source_name ~ "." ~ table_name) }}
+{%- endmacro %}
+
+{#- spark_csv_relation(path, meta): Spark's reading of read_source's CSV files, as DuckDB's read_csv reads them:
+    header row, RFC 4180 quoting ("" inside quotes), fields over several lines, every column as text, the union of
+    the files' columns by name (a file without a column reads it as NULL) and `filename` as the path the glob
+    matched (relative when the glob is). Spark SQL cannot pass options to csv.`path`, so each matched file becomes
+    an external table (evalhouse_src_<md5 of the path>_<n>, recreated at every build) and the relation is their union.
+    While dbt parses (execute false) it renders a placeholder. -#}
+{% macro spark_csv_relation(path, meta) -%}
+  {%- if not execute -%}{{ return('(select 1 as placeholder)') }}{%- endif -%}
+  {%- set files = run_query("select distinct input_file_name() as f from text.`" ~ path ~ "`").columns[0].values() | sort -%}
+  {%- set prefix = path.split('*')[0] -%}
+  {%- set ns = namespace(columns=[], tables=[]) -%}
+  {%- for uri in files -%}
+    {%- set table = target.schema ~ '.evalhouse_src_' ~ local_md5(path) ~ '_' ~ loop.index -%}
+    {%- do run_query('drop table if exists ' ~ table) -%}
+    {%- do run_query("create table " ~ table ~ " using csv options (path '" ~ uri ~ "', header 'true', multiLine 'true', quote '\"', escape '\"', inferSchema 'false', mode 'PERMISSIVE')") -%}
+    {%- set names = run_query('select * from ' ~ table ~ ' limit 0').column_names -%}
+    {%- for name in names if name not in ns.columns -%}{%- do ns.columns.append(name) -%}{%- endfor -%}
+    {%- set local = uri.replace('file://', '').replace('file:', '') -%}
+    {%- set rel = (prefix ~ local.split('/' ~ prefix, 1)[1]) if (prefix and not prefix.startswith('/') and ('/' ~ prefix) in local) else local -%}
+    {%- do ns.tables.append((table, names, rel)) -%}
+  {%- endfor -%}
+  {%- if not ns.tables -%}
+    {{ exceptions.raise_compiler_error("read_source: no file matches " ~ path) }}
+  {%- endif -%}
+(
+  {%- for table, names, rel in ns.tables %}
+    select
+      {%- for name in ns.columns %} {% if name in names %}cast(`{{ name }}` as string){% else %}cast(null as string){% endif %} as `{{ name }}`,{% endfor %}
+      {% if meta.get('filename') %}'{{ rel }}'{% else %}cast(null as string){% endif %} as filename
+    from {{ table }}
+    {% if not loop.last %}union all{% endif %}
+  {%- endfor %}
+)
 {%- endmacro %}

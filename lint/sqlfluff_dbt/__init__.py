@@ -11,8 +11,8 @@ the linted SQL is the SQL DuckDB runs:
   too deep for sqlfluff's parser;
 - `execute` false (dbt's parse phase: macros that query the warehouse or the graph render their placeholder);
 - `exceptions.raise_compiler_error(msg)` stops the render with msg, `modules.re` is Python's re;
-- `target` (type duckdb), `adapter.get_relation` (no relation: the first build), `local_md5`: what the incremental
-  rating chain's macros read (macros/rating_chain.sql).
+- `target`: the DuckDB output (`target.type` is 'duckdb'); `adapter.get_relation` (no relation: the first build)
+  and `local_md5`, which the incremental rating chain's macros read (macros/rating_chain.sql).
 """
 from __future__ import annotations
 
@@ -51,12 +51,6 @@ class _Adapter:
         return None
 
 
-class _Target:
-    type = "duckdb"
-    database = "evalhouse"
-    schema = "main"
-
-
 def local_md5(text):
     """md5 hex digest of text, as dbt's local_md5."""
     import hashlib
@@ -76,7 +70,15 @@ class _Modules:
     re = _re
 
 
+class _Target:
+    """dbt's `target` for the DuckDB output of profiles.yml (models pick an implementation by target.type)."""
+    type = "duckdb"
+    name = "dev"
+    database = "evalhouse"
+    schema = "main"
+
+
 adapter = _Adapter()
-target = _Target()
 exceptions = _Exceptions()
 modules = _Modules()
+target = _Target()

@@ -17,7 +17,7 @@ criterion_pairs as (
     select
         a.suite, a.rubric_id, a.rubric_version, a.rater_id as rater_a, b.rater_id as rater_b, a.response_id,
         a.criterion as measure, a.criterion_order as measure_order,
-        cast(a.score as varchar) as value_a, cast(b.score as varchar) as value_b
+        cast(a.score as string) as value_a, cast(b.score as string) as value_b
     from scores as a
     inner join scores as b
         on b.response_id = a.response_id
@@ -29,7 +29,7 @@ criterion_pairs as (
 
 vectors as (
     select suite, rubric_id, rubric_version, rater_id, response_id,
-           {{ string_agg_ordered("cast(score as varchar)", "criterion_order", ",") }} as score_vector,
+           {{ string_agg_ordered("cast(score as string)", "criterion_order", ",") }} as score_vector,
            count(*) as n_scored
     from scores
     group by suite, rubric_id, rubric_version, rater_id, response_id
@@ -58,7 +58,7 @@ vector_pairs as (
 ready_pairs as (
     select a.suite, a.rubric_id, a.rubric_version, a.rater_id as rater_a, b.rater_id as rater_b, a.response_id,
            'ready' as measure, 901 as measure_order,
-           cast(a.ready as varchar) as value_a, cast(b.ready as varchar) as value_b
+           cast(a.ready as string) as value_a, cast(b.ready as string) as value_b
     from replies as a
     inner join replies as b
         on b.response_id = a.response_id and b.rubric_id = a.rubric_id and b.rubric_version = a.rubric_version

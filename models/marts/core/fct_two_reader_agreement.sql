@@ -31,7 +31,8 @@ select
     kappa.kappa_quadratic,
     kappa.kappa_reason
 from agreement
-left join {{ ref('int_rater_pair_kappa') }} as kappa
+-- Python model on DuckDB, the same figures in SQL on engines without Python models (int_rater_pair_kappa_sql)
+left join {{ ref('int_rater_pair_kappa' if target.type == 'duckdb' else 'int_rater_pair_kappa_sql') }} as kappa
     on kappa.suite = agreement.suite
    and kappa.rubric_id = agreement.rubric_id
    and kappa.rubric_version = agreement.rubric_version

@@ -40,9 +40,7 @@ gold_tol as (
     -- the tolerance once per gold fact (DECIMAL rescaling is costly; not once per response)
     select
         gold_typed.*,
-        cast(gold_typed.abs_tol
-             + cast(gold_typed.rel_tol * cast(abs(gold_typed.gold_number) as decimal(38, 12)) as decimal(38, 18))
-             as decimal(38, 18))                        as tolerance
+        {{ grade_tolerance('gold_typed.abs_tol', 'gold_typed.rel_tol', 'gold_typed.gold_number') }} as tolerance
     from gold_typed
 ),
 
@@ -99,7 +97,7 @@ parsed as (
 compared as (
     select
         parsed.*,
-        abs(parsed.reply_number - parsed.gold_number)                                            as abs_error
+        abs({{ decimal_38_18_add('parsed.reply_number', '-', 'parsed.gold_number') }})               as abs_error
     from parsed
 )
 

@@ -63,13 +63,13 @@ term_hits as (
     inner join texts
         on texts.response_id = responses.response_id
        and texts.text_kind = eligible.text_kind
-    where strpos(texts.words, terms.term_words) > 0
+    where instr(texts.words, terms.term_words) > 0
     group by responses.response_id, terms.check_kind, terms.check_id, texts.text_kind, texts.position
 ),
 
 found as (
     select term_hits.response_id, term_hits.check_kind, term_hits.check_id,
-           min(term_hits.text_kind || ':' || cast(term_hits.position as varchar)) as found_in
+           min(term_hits.text_kind || ':' || cast(term_hits.position as string)) as found_in
     from term_hits
     inner join responses on responses.response_id = term_hits.response_id
     inner join term_counts

@@ -1,0 +1,1 @@
+"""Project linters beyond ruff and sqlfluff (sql_portability: `make lint-sql`)."""
