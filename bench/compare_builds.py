@@ -34,13 +34,15 @@ def _columns(con: duckdb.DuckDBPyConnection, db: str, table: str) -> list[str]:
     return [r[0] for r in con.execute(f"select * from {db}.main.{table} limit 0").description]
 
 
-def _sort_key(row: tuple) -> tuple:
+def sort_key(row: tuple) -> tuple:
+    """A row's key for sorting two builds' rows alike: NULLs first, numbers as floats (rounded to 9 digits, for the
+    sort only; a NaN or infinity sorts last), everything else as text."""
     out = []
     for v in row:
         if v is None:
             out.append((0, ""))
         elif isinstance(v, float):
-            out.append((1, round(v, 9) if math.isfinite(v) else str(v)))
+            out.append((1, round(v, 9) if math.isfinite(v) else float("inf")))
         elif isinstance(v, (int, Decimal, bool)):
             out.append((1, float(v)))
         else:
@@ -48,16 +50,19 @@ def _sort_key(row: tuple) -> tuple:
     return tuple(out)
 
 
-def same(a, b) -> bool:
-    """NULL = NULL; floats within 1e-12 absolute or relative; otherwise ==."""
+def same(a, b, tol: float = TOL, norm=lambda v: v) -> bool:
+    """NULL = NULL; floats within ``tol`` absolute or relative (NaN = NaN); lists element by element; otherwise
+    ``norm(a) == norm(b)``."""
     if a is None or b is None:
         return a is None and b is None
     if isinstance(a, float) or isinstance(b, float):
         a, b = float(a), float(b)
         if math.isnan(a) or math.isnan(b):
             return math.isnan(a) and math.isnan(b)
-        return a == b or abs(a - b) <= TOL or abs(a - b) <= TOL * max(abs(a), abs(b))
-    return a == b
+        return a == b or abs(a - b) <= tol or abs(a - b) <= tol * max(abs(a), abs(b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y, tol, norm) for x, y in zip(a, b))
+    return norm(a) == norm(b)
 
 
 def compare(before: str, after: str, also: list[str], allow: set[str]) -> int:
@@ -82,8 +87,8 @@ def compare(before: str, after: str, also: list[str], allow: set[str]) -> int:
             notes.append(f"REMOVED {sorted(set(cb) - set(ca))}")
             failures += 1
         cols = ", ".join(f'"{c}"' for c in common)
-        rb = sorted(con.execute(f"select {cols} from b.main.{t}").fetchall(), key=_sort_key)
-        ra = sorted(con.execute(f"select {cols} from a.main.{t}").fetchall(), key=_sort_key)
+        rb = sorted(con.execute(f"select {cols} from b.main.{t}").fetchall(), key=sort_key)
+        ra = sorted(con.execute(f"select {cols} from a.main.{t}").fetchall(), key=sort_key)
         n_rows += len(rb)
         if len(rb) != len(ra):
             print(f"{t}: ROW COUNT {len(rb)} -> {len(ra)}")

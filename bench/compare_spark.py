@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import math
 import os
 import signal
 import subprocess
 import sys
 import time
 import warnings
-from decimal import Decimal
 from pathlib import Path
 
 import duckdb
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_builds import same as _same  # noqa: E402 - bench/ is not a package
+from compare_builds import sort_key  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]
 TOL = 1e-9
@@ -120,31 +122,9 @@ def _norm(v):
     return v
 
 
-def _sort_key(row: tuple) -> tuple:
-    out = []
-    for v in row:
-        if v is None:
-            out.append((0, ""))
-        elif isinstance(v, float):
-            out.append((1, round(v, 9) if math.isfinite(v) else float("inf")))
-        elif isinstance(v, (bool, int, Decimal)):
-            out.append((1, float(v)))
-        else:
-            out.append((2, str(v)))
-    return tuple(out)
-
-
 def same(a, b) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, float) or isinstance(b, float):
-        a, b = float(a), float(b)
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return a == b or abs(a - b) <= TOL or abs(a - b) <= TOL * max(abs(a), abs(b))
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return _norm(a) == _norm(b)
+    """compare_builds.same with the Spark comparison's tolerance and time zones normalised."""
+    return _same(a, b, TOL, _norm)
 
 
 def compare_table(con, spark, table: str) -> tuple[int, int, str | None]:
@@ -164,8 +144,8 @@ def compare_table(con, spark, table: str) -> tuple[int, int, str | None]:
     spark_rows = [tuple(r[c] for c in columns) for r in sdf.select(*[f"`{c}`" for c in columns]).collect()]
     if len(duck_rows) != len(spark_rows):
         return len(duck_rows), len(spark_rows), "row counts differ"
-    duck_sorted = sorted(duck_rows, key=_sort_key)
-    spark_sorted = sorted(spark_rows, key=_sort_key)
+    duck_sorted = sorted(duck_rows, key=sort_key)
+    spark_sorted = sorted(spark_rows, key=sort_key)
     for i, (a, b) in enumerate(zip(duck_sorted, spark_sorted)):
         for c, x, y in zip(columns, a, b):
             if not same(x, y):
