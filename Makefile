@@ -1,5 +1,5 @@
 # make build : venv + pinned deps + dbt build on the bundled data (offline)
-# make test  : the same set-up, then the lint (ruff + sqlfluff), dbt build (models + dbt tests), pytest and the raw-data expectations
+# make test  : the same set-up, then the lint (ruff + sqlfluff), dbt build (models + dbt tests), lint-sql, the raw-data expectations and pytest
 # make lint  : ruff on the Python (lint-python) and sqlfluff on the models, macros and data tests (.sqlfluff: DuckDB dialect, jinja templater)
 # make lint-sql   : dbt compile, then every compiled model transpiled DuckDB -> Spark (sqlglot) + the portability rules
 # make spark-setup: the optional Spark target (dbt-spark session + pyspark, requirements-spark.txt; Java 17+)
@@ -45,10 +45,13 @@ lint: setup lint-python
 
 # Engine-specific SQL only inside dispatch macros: dbt compile (DuckDB), then sqlglot DuckDB -> Spark with unsupported
 # constructs raised, plus the project's rules for what sqlglot misses (python/evalhouse/lint/sql_portability.py).
+# It compiles against the DuckDB build (some models read built tables while compiling): make build first when there
+# is none; in `make test` it runs after the build.
 lint-sql: setup
+	@test -f warehouse/build/evalhouse.duckdb || { echo "lint-sql: no DuckDB build yet: running make build first"; $(MAKE) dbt-build; }
 	$(BIN)/python -m evalhouse.lint.sql_portability
 
-test: lint lint-sql dbt-build expectations e2e-deps pytest
+test: lint dbt-build lint-sql expectations e2e-deps pytest
 
 # Optional: the `spark` dbt target (profiles.yml) on a local Spark session; not part of `make build`.
 $(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.installed
