@@ -155,3 +155,16 @@ def test_the_rules_catch_a_base_model_joining_sources_or_reading_a_later_layer()
     expected = "base model must read exactly one source (or only base_ models), and no other layer"
     assert violations(fake) == {"base_two_sources": expected, "base_on_staging": expected, "base_root": expected,
                                 "stg_mixed": "staging must read exactly one source (or base_ models)"}
+
+
+def test_the_rating_chain_is_listed_alike_in_the_macros_and_in_evalhouse_build():
+    """evalhouse build drops the chain's tables when its code changes; the on-run-end hook saves the chain's state
+    when every chain model ran: both must name the same models (macros/rating_chain.sql, cli/suites.py)."""
+    import re
+
+    from evalhouse.cli.suites import RATING_CHAIN_MODELS
+
+    text = (PROJECT / "macros" / "rating_chain.sql").read_text()
+    body = re.search(r"macro rating_chain_models\(\).*?return\(\[(.*?)\]\)", text, re.S).group(1)
+    assert re.findall(r"'([a-z_]+)'", body) == list(RATING_CHAIN_MODELS)
+    assert all((next(PROJECT.glob(f"models/**/{m}.sql"), None)) for m in RATING_CHAIN_MODELS)
