@@ -1,6 +1,6 @@
 """Benchmark: a Larkfield-shaped suite of N replies x 4 criteria x 2 raters, landed and rescored with `dbt build`.
 
-Usage: .venv/bin/python bench/bench_larkfield.py [--replies 100000] [--keep DIR] [--select SELECTOR]
+Usage: .venv/bin/python bench/bench_larkfield.py [--replies 100000] [--keep DIR] [--select SELECTOR] [--spark]
 
 It copies the project to a temporary folder and writes a suite folder `suites/synth/` (suite.yml: Larkfield's
 rubric under the id synth_support, first_filter on; items, gold, responses, response_labels and ratings as
@@ -11,6 +11,8 @@ after a ratings import), then (--import-share, default 0.01) a rebuild after a r
 of the replies (a new ratings store file re-rating every criterion of those replies, later rated_at: the
 incremental rating chain recomputes only them) and a `--full-refresh` rebuild, with the ratio of the two for the
 whole build and for the rating chain's nodes (macros/rating_chain.sql).
+With --spark (needs make spark-setup and Java 17+) the same project, synthetic suite included, is then built on
+local Spark and every shared mart compared with the last DuckDB build (bench/compare_spark.py --build), timed.
 Reply texts are all distinct (ticket id + model + sentences drawn from pools), the worst
 case for the text checks, whose cost grows with distinct texts. Prints one line per measurement (wall seconds and
 peak RSS of the process tree, by GNU time) and the ten slowest nodes of each build from run_results.json.
@@ -142,6 +144,26 @@ def slowest(proj: Path, n: int = 10) -> str:
     return ", ".join(f"{r['unique_id'].split('.')[-1]} {r['execution_time']:.1f}" for r in top)
 
 
+def spark_step(proj: Path, env: dict) -> None:
+    """The same project (synthetic suite included) built on local Spark and compared with the last DuckDB build:
+    bench/compare_spark.py --build run inside the copy, so it reads the copy's landing files and warehouse."""
+    (proj / "bench").mkdir(exist_ok=True)
+    for name in ("compare_spark.py", "compare_builds.py"):
+        shutil.copy(PROJECT / "bench" / name, proj / "bench" / name)
+    wall, mib, res = timed([sys.executable, str(proj / "bench" / "compare_spark.py"), "--build"], proj, env)
+    lines = res.stdout.splitlines()
+    build_line = next((ln for ln in lines if ln.startswith("spark build:")), "spark build: (no line)")
+    summary = [ln for ln in lines if ln.startswith("spark-test summary") or " marts compared:" in ln
+               or ln.startswith("FAIL ")]
+    print(f"spark (build + comparison, process tree): {wall:.1f} s, peak {mib:.0f} MiB, {load()}, "
+          f"exit {res.returncode}; {build_line}")
+    for ln in summary:
+        print(f"  {ln[:400]}")
+    if res.returncode != 0:
+        print(res.stdout[-3000:], res.stderr[-2000:])
+        sys.exit(1)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--replies", type=int, default=100_000)
@@ -149,6 +171,9 @@ def main() -> None:
     ap.add_argument("--select", default=None, help="dbt selector instead of the whole project (e.g. +fct_ratings)")
     ap.add_argument("--import-share", type=float, default=0.01,
                     help="share of the replies a ratings import re-rates before the import rebuild (0: skip)")
+    ap.add_argument("--spark", action="store_true",
+                    help="after the DuckDB builds, build the portable core on local Spark (make spark-setup) and "
+                         "compare every shared mart with DuckDB's (bench/compare_spark.py --build), timed")
     args = ap.parse_args()
     tmp = Path(args.keep or tempfile.mkdtemp(prefix="evalhouse-bench-"))
     proj = tmp / "project"
@@ -191,6 +216,8 @@ def main() -> None:
         (w_imp, c_imp), (w_full, c_full) = figures["import"], figures["full-refresh"]
         print(f"import rebuild / full rebuild: whole build {w_imp:.1f} / {w_full:.1f} s = {w_imp / w_full:.1%}; "
               f"rating chain {c_imp:.1f} / {c_full:.1f} s = {c_imp / c_full:.1%}")
+    if args.spark:
+        spark_step(proj, env)
     import duckdb
 
     con = duckdb.connect(str(build / "evalhouse.duckdb"), read_only=True)
