@@ -88,3 +88,41 @@ def test_the_project_passes():
         data = json.loads(manifest.read_text())
     errors = [f for f in lint.check_manifest(data, PROJECT) if f.portable]
     assert errors == [], "\n".join(map(str, errors))
+
+
+
+def _test_node(name: str, code: str, model: str, generic: bool = True) -> dict:
+    return {"resource_type": "test", "package_name": "evalhouse", "name": name,
+            "original_file_path": "models/marts/_x__models.yml" if generic else f"tests/{name}.sql",
+            "raw_code": "{{ test_x(**_dbt_generic_test_kwargs) }}" if generic else code, "compiled_code": code,
+            "tags": [], "depends_on": {"macros": ["macro.evalhouse.test_x"] if generic else [],
+                                       "nodes": [f"model.evalhouse.{model}"]},
+            **({"test_metadata": {"name": "x"}} if generic else {})}
+
+
+def _with_tests(portable_generic: bool) -> dict:
+    manifest = _manifest({"models/marts/fct_a.sql": ("select 1 as a", []),
+                          "models/marts/fct_b.sql": ("select 1 as a", ["duckdb_only"])})
+    manifest["macros"]["macro.evalhouse.test_x"] = {
+        "name": "test_x", "package_name": "evalhouse", "original_file_path": "tests/generic/test_x.sql",
+        "macro_sql": "{% test x(model) %}\nselect * from {{ model }} where json_valid(a)\n{% endtest %}",
+        "depends_on": {"macros": []}}
+    manifest["nodes"]["test.evalhouse.t_x"] = _test_node("t_x", "select a from fct where",
+                                                         "fct_a" if portable_generic else "fct_b")
+    manifest["nodes"]["test.evalhouse.assert_s"] = _test_node(
+        "assert_s", "select a from fct_a where cast(a as varchar) <> ''", "fct_a", generic=False)
+    return manifest
+
+
+def test_a_generic_test_of_a_portable_model_is_held_to_the_rules():
+    """Generic tests run on Spark with the model they test: its macro's engine-specific construct and compiled SQL
+    sqlglot cannot read are errors; in a test of a duckdb_only model they are not, and a singular test (DuckDB-only,
+    excluded on Spark) gives notes."""
+    findings = lint.check_manifest(_with_tests(portable_generic=True))
+    errors = sorted((f.path, f.line, f.construct.split(" ")[0]) for f in findings if f.portable)
+    assert errors == [("models/marts/_x__models.yml (t_x)", 1, "sqlglot"),
+                      ("tests/generic/test_x.sql", 2, "json_valid()")], errors
+    assert [(f.path, f.line) for f in findings if not f.portable] == [("tests/assert_s.sql", 1)]
+    findings = lint.check_manifest(_with_tests(portable_generic=False))
+    assert [f for f in findings if f.portable] == []
+    assert {f.path for f in findings} == {"models/marts/_x__models.yml (t_x)", "tests/assert_s.sql"}

@@ -1,6 +1,6 @@
 """`make lint-sql`: engine-specific SQL only inside dispatch macros (DuckDB -> Spark portability).
 
-Two checks on every SQL model of dbt's manifest (``dbt compile`` on the DuckDB target):
+Two checks on every SQL model and data test of dbt's manifest (``dbt compile`` on the DuckDB target):
 
 1. sqlglot transpiles the compiled model from DuckDB to Spark with ``unsupported_level=RAISE``: what sqlglot cannot
    parse or knows it cannot translate is reported.
@@ -11,6 +11,8 @@ Two checks on every SQL model of dbt's manifest (``dbt compile`` on the DuckDB t
    every project macro the portable models call, except the ``duckdb__`` forms of dispatch macros. Such a construct
    belongs in a dispatch macro (macros/portable.sql: a ``duckdb__`` and a ``default__`` / ``spark__`` form).
 
+Generic data tests of portable models run on Spark too (their compiled SQL and the project's generic-test macros are
+checked as a portable model's); singular tests (excluded on Spark) and tests of duckdb_only models give notes.
 Models tagged ``duckdb_only`` (disabled on Spark, listed in the README) are transpiled too, but their findings are
 notes, not failures. Exit status 1 when a portable model or macro has a finding; each line names the file, the line
 and the construct.
@@ -151,18 +153,36 @@ def _macro_closure(manifest: dict, roots: set[str]) -> set[str]:
     return seen
 
 
+def test_runs_on_spark(node: dict, nodes: dict) -> bool:
+    """A data test runs on the Spark target when it is a generic test (singular and unit tests are DuckDB SQL checks,
+    excluded there: bench/compare_spark.py) and every model it reads is portable (not tagged duckdb_only)."""
+    if not node.get("test_metadata"):
+        return False
+    models = [nodes[uid] for uid in node.get("depends_on", {}).get("nodes", []) if uid in nodes]
+    return all(DUCKDB_ONLY_TAG not in (m.get("tags") or []) for m in models)
+
+
 def check_manifest(manifest: dict, project: Path = Path("."), project_name: str = "evalhouse") -> list[Finding]:
-    """Every finding of the two checks over the manifest's SQL models and the project macros they call."""
+    """Every finding of the two checks over the manifest's SQL models and data tests and the project macros they
+    call. Generic tests of portable models (they run on Spark) are held to the rules like portable models; singular
+    tests and tests of duckdb_only models give notes."""
     findings: list[Finding] = []
     portable_macros: set[str] = set()
-    for node in manifest["nodes"].values():
-        if node.get("resource_type") != "model" or node.get("language", "sql") != "sql":
-            continue
+    nodes = manifest["nodes"]
+    for node in nodes.values():
         if node.get("package_name") != project_name:
             continue
-        portable = DUCKDB_ONLY_TAG not in (node.get("tags") or [])
-        path = node["original_file_path"]
-        findings.extend(rule_findings(path, node.get("raw_code") or "", portable))
+        if node.get("resource_type") == "test":
+            portable = test_runs_on_spark(node, nodes)
+            # a generic test's file is the YAML that declares it: name the test too
+            path = node["original_file_path"] + (f" ({node['name']})" if node.get("test_metadata") else "")
+        elif node.get("resource_type") == "model" and node.get("language", "sql") == "sql":
+            portable = DUCKDB_ONLY_TAG not in (node.get("tags") or [])
+            path = node["original_file_path"]
+        else:
+            continue
+        if node.get("resource_type") == "model" or not node.get("test_metadata"):
+            findings.extend(rule_findings(path, node.get("raw_code") or "", portable))
         compiled = node.get("compiled_code")
         if compiled:
             found = transpile_finding(path, compiled, portable)
@@ -210,8 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f)
     n_models = sum(1 for n in manifest["nodes"].values()
                    if n.get("resource_type") == "model" and n.get("language", "sql") == "sql")
-    print(f"lint-sql: {n_models} SQL models checked (sqlglot duckdb -> spark + project rules): {len(errors)} "
-          f"error(s) in portable models, {len(notes)} note(s) in duckdb_only models"
+    n_tests = sum(1 for n in manifest["nodes"].values() if n.get("resource_type") == "test")
+    print(f"lint-sql: {n_models} SQL models and {n_tests} data tests checked (sqlglot duckdb -> spark + project "
+          f"rules): {len(errors)} error(s) in portable models and their tests, {len(notes)} note(s) in duckdb_only "
+          "models and DuckDB-only tests"
           + ("" if args.notes or not notes else " (--notes to list)"))
     return 1 if errors else 0
 
