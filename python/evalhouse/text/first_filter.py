@@ -162,8 +162,7 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str, t
         raise ValueError(f"empty phrase after normalisation: suite {empty[0][0]}, item {empty[0][1]}, "
                          f"gold_value {empty[0][2]!r}")
     # One key per response that has rows: a text and at least one (non-NULL) phrase.
-    session.execute(f"""
-        create or replace temp table __evalhouse_phrase_keys as
+    keys = f"""
         with phrase_sets as (
             select suite, item_id,
                    md5('{phrase_code_version()}' || chr(29) || to_json([suite, item_id]) || chr(29)
@@ -177,24 +176,32 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str, t
         inner join ({checks_sql}) as c on c.suite = r.suite and c.response_id = r.response_id
         inner join phrase_sets as s on s.suite = r.suite and s.item_id = r.item_id
         where r.response_text is not null
-    """)
-    todo = "__evalhouse_phrase_keys"
+    """
+    todo = f"({keys})"
     if this is not None:
         stored = [c[0] for c in session.sql(f"select * from {this} limit 0").description]
         if stored != PHRASE_CHECK_COLUMNS:
             raise ValueError(f"{this} was made by an older evalhouse (columns {stored}): rebuild it with "
                              "`dbt build --full-refresh -s int_phrase_checks` (evalhouse build does it itself)")
+        # the responses whose current key differs from the stored one: new, changed, or gone (no current key)
         session.execute(f"""
-            delete from {this} as stored where not exists (
-                select 1 from __evalhouse_phrase_keys as k
-                where k.suite = stored.suite and k.response_id = stored.response_id)
+            create or replace temp table __evalhouse_phrase_changes as
+            with current_keys as ({keys}),
+            stored_keys as (
+                select distinct suite, response_id, content_hash, phrase_set_hash from {this}
+            )
+            select coalesce(k.suite, s.suite) as suite, coalesce(k.response_id, s.response_id) as response_id,
+                   k.content_hash, k.phrase_set_hash
+            from current_keys as k
+            full outer join stored_keys as s on s.suite = k.suite and s.response_id = k.response_id
+            where k.content_hash is distinct from s.content_hash or k.phrase_set_hash is distinct from s.phrase_set_hash
         """)
-        todo = f"""(
-            select k.* from __evalhouse_phrase_keys as k
-            where not exists (
-                select 1 from {this} as stored
-                where stored.suite = k.suite and stored.response_id = k.response_id
-                  and stored.content_hash = k.content_hash and stored.phrase_set_hash = k.phrase_set_hash))"""
+        session.execute(f"""
+            delete from {this} as stored where exists (
+                select 1 from __evalhouse_phrase_changes as gone
+                where gone.content_hash is null and gone.suite = stored.suite and gone.response_id = stored.response_id)
+        """)
+        todo = "(select * from __evalhouse_phrase_changes where content_hash is not null)"
     session.execute(f"""
         create or replace temp table __evalhouse_phrase_pairs as
         with phrases as (
