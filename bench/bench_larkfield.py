@@ -15,7 +15,8 @@ With --spark (needs make spark-setup and Java 17+) the same project, synthetic s
 local Spark and every shared mart compared with the last DuckDB build (bench/compare_spark.py --build), timed.
 Reply texts are all distinct (ticket id + model + sentences drawn from pools), the worst
 case for the text checks, whose cost grows with distinct texts. Prints one line per measurement (wall seconds and
-peak RSS of the process tree, by GNU time) and the ten slowest nodes of each build from run_results.json.
+peak RSS of the process tree, by GNU time), the ten slowest nodes of each build and the first filter's nodes (and
+fct_model_run_score_intervals, fct_stale_ratings) from run_results.json.
 """
 from __future__ import annotations
 
@@ -164,6 +165,19 @@ def spark_step(proj: Path, env: dict) -> None:
         sys.exit(1)
 
 
+# the first filter's nodes, and two marts read after every ratings import
+WATCHED = ("int_first_filter_responses", "int_text_checks", "int_phrase_checks", "int_first_filter",
+           "fct_first_filter", "fct_first_filter_by_run", "fct_model_run_score_intervals", "fct_stale_ratings")
+
+
+def node_seconds(proj: Path, names: tuple[str, ...]) -> str:
+    """Seconds of the named models in the last dbt run (run_results.json), in the given order."""
+    results = json.loads((proj / "target" / "run_results.json").read_text())["results"]
+    seconds = {r["unique_id"].split(".")[-1]: r["execution_time"] for r in results
+               if r["unique_id"].startswith("model.")}
+    return ", ".join(f"{n} {seconds[n]:.1f}" for n in names if n in seconds)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--replies", type=int, default=100_000)
@@ -212,6 +226,7 @@ def main() -> None:
             print(res.stdout[-4000:])
             sys.exit(1)
         print(f"  slowest nodes (s): {slowest(proj)}")
+        print(f"  first filter and other watched nodes (s): {node_seconds(proj, WATCHED)}")
     if "import" in figures:
         (w_imp, c_imp), (w_full, c_full) = figures["import"], figures["full-refresh"]
         print(f"import rebuild / full rebuild: whole build {w_imp:.1f} / {w_full:.1f} s = {w_imp / w_full:.1%}; "

@@ -116,6 +116,17 @@ def test_bootstrap_mean_ci_edge_cases_and_reference():
     assert res.low == pytest.approx(ref.low, abs=0.02) and res.high == pytest.approx(ref.high, abs=0.02)
 
 
+def test_bootstrap_mean_ci_float_array_equals_the_list_of_its_values():
+    # a float array skips the per-value missing check: NaNs dropped alike, the same draws, the same interval
+    rng = np.random.default_rng(4)
+    for x in (rng.integers(0, 9, size=500).astype(float), rng.normal(5, 2, size=1500)):  # multinomial / index path
+        x[[3, 70]] = np.nan
+        res = bootstrap_mean_ci(x, n_boot=500, seed=7)
+        assert res == bootstrap_mean_ci([None if np.isnan(v) else float(v) for v in x], n_boot=500, seed=7)
+        assert res.n == len(x) - 2 and res.value == pytest.approx(np.nanmean(x))
+    assert bootstrap_mean_ci(np.array([np.nan, np.nan])).reason == "no values"
+
+
 def test_find_interval_columns():
     cols = ["system_id", "pack", "composite", "composite_ci_low", "composite_ci_high", "accuracy", "accuracy_ci95_lower",
             "accuracy_ci95_upper", "ci_low", "ci_high", "score", "orphan_ci_low"]

@@ -58,15 +58,20 @@ def test_text_checks_equal_the_one_text_functions():
         assert g["response_text_normalized"] == tx.normalize(t)
 
 
-def test_text_checks_incremental_checks_only_new_texts():
+def test_text_checks_incremental_checks_only_new_texts_and_drops_removed_responses():
     con = _session([("s", "a", "i", "Bonjour. Merci."), ("s", "b", "i", "Hello there.")])
     con.execute("create table stored as select * from (" + text_checks(con, "select * from responses").sql_query()
                 + ")")
     con.execute("update responses set response_text = 'Changed. Now. Three.' where response_id = 'b'")
-    con.execute("insert into responses values ('s', 'c', 'i', NULL)")
+    con.execute("insert into responses values ('s', 'c', 'i', NULL), ('s', 'd', 'i', 'Gone.')")
+    con.execute("insert into stored select * from (" + text_checks(con, "select * from responses where "
+                "response_id = 'd'").sql_query() + ")")
+    con.execute("delete from responses where response_id = 'd'")
     out = text_checks(con, "select * from responses", "stored").fetchall()
     assert sorted(r[1] for r in out) == ["b", "c"]
     assert [r[5] for r in out if r[1] == "b"] == [3]
+    # the removed response's stored row is deleted; a and b stay stored (b until the caller replaces it)
+    assert con.execute("select response_id from stored order by 1").fetchall() == [("a",), ("b",)]
 
 
 def test_phrase_checks_equal_the_one_text_functions():
@@ -84,7 +89,7 @@ def test_phrase_checks_equal_the_one_text_functions():
     out = rel.fetchall()
     assert len(out) == 2 * len(PHRASES) * len(TEXTS)  # the text-less reply has no rows; "" has rows
     text_of = {rid: t for _, rid, _, t in rows}
-    for _suite, rid, _item, kind, phrase, plain, norm, negated, violation in out:
+    for _suite, rid, _item, kind, phrase, plain, norm, negated, violation, _text_hash, _set_hash in out:
         t = text_of[rid]
         assert plain == tx.contains_plain(t, phrase), (t, phrase)
         if kind == "required_phrase":
@@ -144,3 +149,47 @@ def test_sentence_rule_decides_plain_prose_and_defers_the_rest():
     langs = ["en", "fr", "en", "en", "fr", "en"]
     got = tb.rule_sentence_count_array(pa.array(texts, pa.large_string()), pa.array(langs)).to_pylist()
     assert got == [3, 3, None, None, None, None]
+
+
+def _phrase_rows(con, stored=None):
+    return sorted(phrase_checks(con, "select * from responses", "select * from gold", "select * from checks",
+                                stored).fetchall())
+
+
+def test_phrase_checks_incremental_searches_only_changed_keys_and_deletes_vanished_rows():
+    con = _session([("s", "a", "i", "We cannot send your password."), ("s", "b", "i", "Send your password."),
+                    ("s", "c", "j", "Refund in 30 days."), ("s", "d", "j", "No refund.")])
+    con.execute("create table gold (suite varchar, item_id varchar, gold_kind varchar, gold_key varchar, "
+                "gold_value varchar)")
+    con.execute("insert into gold values ('s', 'i', 'forbidden_phrase', 'p', 'send your password'), "
+                "('s', 'j', 'required_phrase', 'd', '30 days')")
+
+    def checks():
+        con.execute("create or replace table checks as select * from ("
+                    + text_checks(con, "select * from responses").sql_query() + ")")
+
+    checks()
+    con.execute("create table stored as select * from (" + phrase_checks(
+        con, "select * from responses", "select * from gold", "select * from checks").sql_query() + ")")
+    assert _phrase_rows(con, "stored") == []  # nothing changed: nothing searched, nothing deleted
+    assert con.execute("select count(*) from stored").fetchone()[0] == 4
+    # a changed text (a), a new phrase on item j (c, d), a removed response (b), a new response without phrases (e)
+    con.execute("update responses set response_text = 'Do send your password.' where response_id = 'a'")
+    con.execute("delete from responses where response_id = 'b'")
+    con.execute("insert into responses values ('s', 'e', 'k', 'Hello.')")
+    con.execute("insert into gold values ('s', 'j', 'forbidden_phrase', 'r', 'no refund')")
+    checks()
+    new = _phrase_rows(con, "stored")
+    assert sorted({(r[1], r[3], r[4]) for r in new}) == [
+        ("a", "forbidden_phrase", "send your password"), ("c", "forbidden_phrase", "no refund"),
+        ("c", "required_phrase", "30 days"), ("d", "forbidden_phrase", "no refund"),
+        ("d", "required_phrase", "30 days")]
+    assert con.execute("select distinct response_id from stored order by 1").fetchall() == [("a",), ("c",), ("d",)]
+    # the caller's delete+insert on response_id, then the stored rows equal a full computation
+    con.execute("create table new as select * from (" + phrase_checks(
+        con, "select * from responses", "select * from gold", "select * from checks", "stored").sql_query() + ")")
+    con.execute("delete from stored where response_id in (select response_id from new)")
+    con.execute("insert into stored select * from new")
+    assert sorted(con.execute("select * from stored").fetchall()) == _phrase_rows(con)
+    violation = {r[1]: r[8] for r in _phrase_rows(con) if r[4] == "send your password"}
+    assert violation == {"a": True}

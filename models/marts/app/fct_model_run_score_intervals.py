@@ -8,9 +8,10 @@ def model(dbt, session):
 
     import pyarrow as pa
 
-    from evalhouse.app.leaderboard import run_score_intervals
+    from evalhouse.app.leaderboard import RUN_KEYS, run_score_intervals
 
-    replies = dbt.ref("fct_reply_scores").df()
+    # only the columns run_score_intervals reads (the same rows, in the same order)
+    replies = dbt.ref("fct_reply_scores").select(", ".join(RUN_KEYS + ["score_status", "total", "max_total"])).df()
     frame = run_score_intervals(replies, min_replies=int(dbt.config.get("min_replies_for_interval")))
     table = pa.Table.from_pandas(frame, preserve_index=False)
     for name in ("score_0_10", "score_ci_low", "score_ci_high"):

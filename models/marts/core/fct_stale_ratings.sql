@@ -3,35 +3,53 @@
 -- The rating that counts is the same rater's latest rating of the criterion under a version that no later version
 -- changed again: a rescore under v2 still counts when v3 leaves the criterion unchanged (carried forward).
 with latest as (
-    select * from {{ ref('int_latest_ratings') }} where score_problem is null
+    select suite, response_id, rater_id, rater_kind, rubric_id, criterion, rubric_version, score, reason
+    from {{ ref('int_latest_ratings') }}
+    where score_problem is null
 ),
 
 criteria as (
     select * from {{ ref('int_rubric_criteria') }}
 ),
 
-rated as (
+-- per rubric version x criterion (a few rows): the first later version that changed the criterion's anchors
+criterion_changes as (
     select
-        latest.*,
+        criteria.rubric_id,
+        criteria.rubric_version,
+        criteria.criterion,
         criteria.current_version,
         (
             select min(c.rubric_version) from criteria as c
-            where c.rubric_id = latest.rubric_id and c.criterion = latest.criterion
+            where c.rubric_id = criteria.rubric_id and c.criterion = criteria.criterion
               and c.anchors_changed_in_version
-              and c.rubric_version > latest.rubric_version
+              and c.rubric_version > criteria.rubric_version
         ) as changed_in_version
+    from criteria
+),
+
+rated as (
+    select
+        latest.*,
+        criterion_changes.current_version,
+        criterion_changes.changed_in_version
     from latest
-    inner join criteria
-        on criteria.rubric_id = latest.rubric_id
-       and criteria.rubric_version = latest.rubric_version
-       and criteria.criterion = latest.criterion
+    inner join criterion_changes
+        on criterion_changes.rubric_id = latest.rubric_id
+       and criterion_changes.rubric_version = latest.rubric_version
+       and criterion_changes.criterion = latest.criterion
 ),
 
 stale as (
     select * from rated where changed_in_version is not null
 ),
 
--- ratings still valid under the current version (no later version changed the criterion): the latest one counts
+stale_keys as (
+    select distinct response_id, rater_id, rubric_id, criterion from stale
+),
+
+-- ratings still valid under the current version (no later version changed the criterion): the latest one counts.
+-- Only the (response, rater, rubric, criterion) keys that have a stale rating are ranked: the others join nothing.
 rescores as (
     select response_id, rater_id, rubric_id, criterion, rubric_version as rescored_under_version, score, reason
     from (
@@ -42,6 +60,11 @@ rescores as (
                 order by rated.rubric_version desc
             ) as version_rank
         from rated
+        inner join stale_keys
+            on stale_keys.response_id = rated.response_id
+           and stale_keys.rater_id = rated.rater_id
+           and stale_keys.rubric_id = rated.rubric_id
+           and stale_keys.criterion = rated.criterion
         where rated.changed_in_version is null
     ) as valid
     where version_rank = 1

@@ -145,21 +145,23 @@ def rating_chain_code_hash() -> str:
 
 def _drop_stale_caches(db) -> None:
     """Drop an incremental cache that another version of the code made, so dbt rebuilds it whole instead of failing
-    on a schema change or keeping rows of other logic: int_text_checks when its columns differ, the rating chain's
-    tables when its code changed. The caches hold nothing that is not recomputed from the inputs."""
+    on a schema change or keeping rows of other logic: int_text_checks and int_phrase_checks when their columns
+    differ, the rating chain's tables when its code changed. The caches hold nothing that is not recomputed from the
+    inputs."""
     import duckdb
 
-    from evalhouse.text.first_filter import TEXT_CHECK_COLUMNS
+    from evalhouse.text.first_filter import PHRASE_CHECK_COLUMNS, TEXT_CHECK_COLUMNS
 
     if not db.is_file():
         return
     with duckdb.connect(str(db)) as con:
-        cols = [r[0] for r in con.execute(
-            "select column_name from information_schema.columns where table_name = 'int_text_checks' "
-            "order by ordinal_position").fetchall()]
-        if cols and cols != TEXT_CHECK_COLUMNS:
-            con.execute("drop table int_text_checks")
-            typer.echo("int_text_checks was made by an older evalhouse (other columns): rebuilt whole")
+        for table, columns in (("int_text_checks", TEXT_CHECK_COLUMNS), ("int_phrase_checks", PHRASE_CHECK_COLUMNS)):
+            cols = [r[0] for r in con.execute(
+                "select column_name from information_schema.columns where table_name = ? "
+                "order by ordinal_position", [table]).fetchall()]
+            if cols and cols != columns:
+                con.execute(f"drop table {table}")
+                typer.echo(f"{table} was made by an older evalhouse (other columns): rebuilt whole")
         code = rating_chain_code_hash()
         tables = {r[0] for r in con.execute("select table_name from information_schema.tables "
                                             "where table_catalog = current_database()").fetchall()}

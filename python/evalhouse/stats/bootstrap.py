@@ -64,7 +64,10 @@ def bootstrap_mean_ci(values: Sequence, level: float = 0.95, n_boot: int = 2000,
         raise ValueError(f"level must be in (0, 1), got {level}")
     if n_boot < 1:
         raise ValueError(f"n_boot must be at least 1, got {n_boot}")
-    x = np.array([v for v in values if not is_missing(v)], dtype=float)
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        x = values[~np.isnan(values)].astype(float)  # the same values as the loop below, without a Python loop
+    else:
+        x = np.array([v for v in values if not is_missing(v)], dtype=float)
     n = len(x)
     if n == 0:
         return StatResult(None, 0, "no values")

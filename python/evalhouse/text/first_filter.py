@@ -6,6 +6,9 @@ Set-based work is SQL run by DuckDB (both cores); per-text work runs once per di
 """
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -15,6 +18,7 @@ from evalhouse.text import checks as tx
 __all__ = [
     "CHECKS_VERSION",
     "PHRASE_CHECK_COLUMNS",
+    "phrase_code_version",
     "TEXT_CHECK_COLUMNS",
     "phrase_checks",
     "text_checks",
@@ -31,7 +35,7 @@ TEXT_CHECK_COLUMNS = [
 ]
 PHRASE_CHECK_COLUMNS = [
     "suite", "response_id", "item_id", "gold_kind", "phrase", "found_plain", "found_normalized",
-    "negated_occurrences", "violation_negation_aware",
+    "negated_occurrences", "violation_negation_aware", "content_hash", "phrase_set_hash",
 ]
 
 _PROFILE_SCHEMA = pa.schema([
@@ -62,13 +66,17 @@ def _hashed(responses_sql: str) -> str:
 def text_checks(session, responses_sql: str, this: str | None = None):
     """int_text_checks: one row per response of ``responses_sql`` (TEXT_CHECK_COLUMNS), as a DuckDB relation.
 
-    With ``this`` (the stored table of an incremental run), only responses whose content hash (md5 of the checks
-    version and the reply text) is not stored are checked. NULL text: detected_language NULL with
-    detected_language_reason 'no reply text', sentence_count, response_chars and the normalised text NULL.
+    With ``this`` (the stored table of an incremental run), the stored rows of responses no longer in
+    ``responses_sql`` are deleted from it, and only responses whose content hash (md5 of the checks version and the
+    reply text) is not stored are checked (the caller replaces their rows: unique key response_id).
+    NULL text: detected_language NULL with detected_language_reason 'no reply text', sentence_count, response_chars
+    and the normalised text NULL.
     Texts go through Python in batches of BATCH_ROWS distinct texts.
     """
     todo = _hashed(responses_sql)
     if this is not None:
+        session.execute(f"delete from {this} as stored where not exists (select 1 from ({responses_sql}) as r "
+                        "where r.suite = stored.suite and r.response_id = stored.response_id)")
         todo = (f"select h.* from ({todo}) as h left join {this} as t "
                 "on t.response_id = h.response_id and t.content_hash = h.content_hash where t.response_id is null")
     # Streamed: DuckDB yields the next batch while Python works on one; read to the end before the next query.
@@ -113,7 +121,16 @@ _NEGATION_RE2 = ("(^|[^\\pL\\pN])(not|no|never|cannot|can't|won't|don't|doesn't|
                  "ne|n'|pas|jamais|aucun|aucune|impossible|interdit)($|[^\\pL\\pN])")
 
 
-def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
+def phrase_code_version() -> str:
+    """sha256 of the code the phrase search runs (this module, ``evalhouse.text.checks`` and
+    ``evalhouse.text.batch``), part of every phrase_set_hash: any change to it rechecks every stored row once."""
+    digest = hashlib.sha256()
+    for module in (__file__, tx.__file__, tb.__file__):
+        digest.update(Path(module).name.encode() + b"\0" + Path(module).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str, this: str | None = None):
     """int_phrase_checks: one row per response with text x required/forbidden phrase of its item
     (PHRASE_CHECK_COLUMNS), as a DuckDB relation.
 
@@ -123,6 +140,13 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
     occurrence (violation = found); the others go through ``evalhouse.text.checks.check_forbidden`` once per distinct
     (text, phrase). Required phrases: negated_occurrences and violation_negation_aware NULL.
     An empty normalised phrase raises ValueError naming the suite and item.
+
+    A response's rows are determined by its key: content_hash (int_text_checks' md5 of the checks version and the
+    reply text, which also fixes the normalised text) and phrase_set_hash (md5 of ``phrase_code_version()``, the suite,
+    the item and the list of its (gold_kind, gold_value) phrases). With ``this`` (the stored table of an incremental
+    run), the stored rows of responses that have no key any more (removed, no text, no phrase) are deleted from it,
+    and only the responses whose key is not stored are searched: the caller replaces their stored rows (unique key
+    response_id). The phrases are normalised and checked for emptiness in every run, searched or not.
     """
     phrases = session.sql(
         f"select distinct gold_value as phrase from ({gold_sql}) "
@@ -137,6 +161,47 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
     if empty:
         raise ValueError(f"empty phrase after normalisation: suite {empty[0][0]}, item {empty[0][1]}, "
                          f"gold_value {empty[0][2]!r}")
+    # One key per response that has rows: a text and at least one (non-NULL) phrase.
+    keys = f"""
+        with phrase_sets as (
+            select suite, item_id,
+                   md5('{phrase_code_version()}' || chr(29) || to_json([suite, item_id]) || chr(29)
+                       || to_json(list([gold_kind, gold_value] order by gold_kind, gold_value))) as phrase_set_hash
+            from ({gold_sql})
+            where gold_kind in ('required_phrase', 'forbidden_phrase') and gold_value is not null
+            group by suite, item_id
+        )
+        select r.suite, r.response_id, c.content_hash, s.phrase_set_hash
+        from ({responses_sql}) as r
+        inner join ({checks_sql}) as c on c.suite = r.suite and c.response_id = r.response_id
+        inner join phrase_sets as s on s.suite = r.suite and s.item_id = r.item_id
+        where r.response_text is not null
+    """
+    todo = f"({keys})"
+    if this is not None:
+        stored = [c[0] for c in session.sql(f"select * from {this} limit 0").description]
+        if stored != PHRASE_CHECK_COLUMNS:
+            raise ValueError(f"{this} was made by an older evalhouse (columns {stored}): rebuild it with "
+                             "`dbt build --full-refresh -s int_phrase_checks` (evalhouse build does it itself)")
+        # the responses whose current key differs from the stored one: new, changed, or gone (no current key)
+        session.execute(f"""
+            create or replace temp table __evalhouse_phrase_changes as
+            with current_keys as ({keys}),
+            stored_keys as (
+                select distinct suite, response_id, content_hash, phrase_set_hash from {this}
+            )
+            select coalesce(k.suite, s.suite) as suite, coalesce(k.response_id, s.response_id) as response_id,
+                   k.content_hash, k.phrase_set_hash
+            from current_keys as k
+            full outer join stored_keys as s on s.suite = k.suite and s.response_id = k.response_id
+            where k.content_hash is distinct from s.content_hash or k.phrase_set_hash is distinct from s.phrase_set_hash
+        """)
+        session.execute(f"""
+            delete from {this} as stored where exists (
+                select 1 from __evalhouse_phrase_changes as gone
+                where gone.content_hash is null and gone.suite = stored.suite and gone.response_id = stored.response_id)
+        """)
+        todo = "(select * from __evalhouse_phrase_changes where content_hash is not null)"
     session.execute(f"""
         create or replace temp table __evalhouse_phrase_pairs as
         with phrases as (
@@ -149,15 +214,15 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
         ),
         texts as (
             select r.suite, r.response_id, r.item_id, r.response_text, c.response_text_normalized as text_normalized,
-                   {_marked('c.response_text_normalized')} as text_marked
-            from ({responses_sql}) as r
-            inner join ({checks_sql}) as c on c.suite = r.suite and c.response_id = r.response_id
-            where r.response_text is not null
+                   {_marked('c.response_text_normalized')} as text_marked, k.content_hash, k.phrase_set_hash
+            from {todo} as k
+            inner join ({responses_sql}) as r on r.suite = k.suite and r.response_id = k.response_id
+            inner join ({checks_sql}) as c on c.suite = k.suite and c.response_id = k.response_id
         ),
         pairs as (
             select t.suite, t.response_id, t.item_id, g.gold_kind, g.gold_value as phrase, t.response_text,
-                   t.text_normalized, t.text_marked, p.phrase_normalized, p.alnum_edges, p.phrase_marked,
-                   p.phrase_pattern
+                   t.text_normalized, t.text_marked, t.content_hash, t.phrase_set_hash, p.phrase_normalized,
+                   p.alnum_edges, p.phrase_marked, p.phrase_pattern
             from texts as t
             inner join ({gold_sql}) as g
                 on g.suite = t.suite and g.item_id = t.item_id
@@ -173,6 +238,7 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
             from pairs
         )
         select suite, response_id, item_id, gold_kind, phrase, response_text, found_plain, found_normalized,
+               content_hash, phrase_set_hash,
                gold_kind = 'forbidden_phrase' and found_normalized
                and (regexp_matches(text_normalized, '{_NEGATION_RE2.replace("'", "''")}')
                     or regexp_matches(text_normalized, '{tx._ENCOURAGEMENT.pattern.replace("'", "''")}'))
@@ -196,7 +262,9 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str):
                     else cast(0 as bigint) end as negated_occurrences,
                case when p.gold_kind = 'required_phrase' then null
                     when p.needs_negation_check then n.violation
-                    else p.found_normalized end as violation_negation_aware
+                    else p.found_normalized end as violation_negation_aware,
+               p.content_hash,
+               p.phrase_set_hash
         from __evalhouse_phrase_pairs as p
         left join __evalhouse_negation as n
             on p.needs_negation_check and n.response_text = p.response_text and n.phrase = p.phrase
