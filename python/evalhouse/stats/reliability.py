@@ -87,46 +87,54 @@ def score_cells(scores):
     judge / metric / program raters only (the diagnostics' length correlations; NULL for a human rater's row, so
     that human cells stay few); is_reference_system false when unknown.
 
-    A response's human mean and count are a window over its group x response (no join). Where scores take few values
-    (a 0-2 rubric) a million responses become a few hundred cells; continuous values (HANNA's metrics) stay about
-    one cell per row."""
+    A response's human means and counts (both policies) are one window over its group x response; the rows are then
+    counted once on both policies' values together and each policy's cells summed from those. Where scores take few
+    values (a 0-2 rubric) a million responses become a few hundred cells; continuous values (HANNA's metrics) stay
+    about one cell per row."""
     rel = _relation(scores)
     columns = set(rel.columns)
     recorded = "score_value_as_recorded" if "score_value_as_recorded" in columns else "score_value"
     n_recorded = "n_excluded_as_recorded" if "n_excluded_as_recorded" in columns else "n_excluded"
-    human = "case when rater_kind = 'human' then {v} end"
-    per_policy = []
-    for policy, v, n in (("excluded", "v_excluded", "nx_excluded"), ("as_recorded", "v_as_recorded", "nx_as_recorded")):
-        per_policy.append(f"""
-select '{policy}' as judge_failure_policy, {_KEYS}, rater_id, rater_kind, system_id, is_reference_system,
-       {v} as score_value, y_{policy} as human_mean, nh_{policy} as n_human_raters,
-       case when rater_kind <> 'human' then response_chars end as response_chars,
-       count(*) as n_responses, cast(sum({n}) as bigint) as n_excluded
-from with_human
-group by {_KEYS}, rater_id, rater_kind, system_id, is_reference_system, {v}, y_{policy}, nh_{policy},
-         case when rater_kind <> 'human' then response_chars end""")
+    keys = f"{_KEYS}, rater_id, rater_kind, system_id, is_reference_system"
+    per_policy = " union all ".join(f"""
+select '{policy}' as judge_failure_policy, {keys}, score_{policy} as score_value, human_mean_{policy} as human_mean,
+       n_human_{policy} as n_human_raters, response_chars, sum(n_responses) as n_responses,
+       cast(sum(n_excluded_{policy}) as bigint) as n_excluded
+from both_policies
+group by {keys}, score_{policy}, human_mean_{policy}, n_human_{policy}, response_chars"""
+                             for policy in FAILURE_POLICIES)
+    human = "case when rater_kind = 'human' then score_{} end"
     return rel.query("reliability_scores", f"""
 with typed as (
     select cast(suite as varchar) as suite, cast(task as varchar) as task, cast(rubric_id as varchar) as rubric_id,
            cast(rubric_version as integer) as rubric_version, cast(criterion as varchar) as criterion,
            response_id, cast(system_id as varchar) as system_id,
            coalesce(cast(is_reference_system as boolean), false) as is_reference_system,
-           try_cast(response_chars as bigint) as response_chars,
+           case when rater_kind <> 'human' then try_cast(response_chars as bigint) end as response_chars,
            cast(rater_id as varchar) as rater_id, cast(rater_kind as varchar) as rater_kind,
-           try_cast(score_value as double) as v_excluded, try_cast({recorded} as double) as v_as_recorded,
-           cast(n_excluded as bigint) as nx_excluded, cast({n_recorded} as bigint) as nx_as_recorded
+           try_cast(score_value as double) as score_excluded, try_cast({recorded} as double) as score_as_recorded,
+           cast(n_excluded as bigint) as n_excluded_excluded, cast({n_recorded} as bigint) as n_excluded_as_recorded
     from reliability_scores
 ),
 with_human as (
     select typed.*,
-           avg({human.format(v="v_excluded")}) over response as y_excluded,
-           count({human.format(v="v_excluded")}) over response as nh_excluded,
-           avg({human.format(v="v_as_recorded")}) over response as y_as_recorded,
-           count({human.format(v="v_as_recorded")}) over response as nh_as_recorded
+           avg({human.format("excluded")}) over response as human_mean_excluded,
+           count({human.format("excluded")}) over response as n_human_excluded,
+           avg({human.format("as_recorded")}) over response as human_mean_as_recorded,
+           count({human.format("as_recorded")}) over response as n_human_as_recorded
     from typed
     window response as (partition by {_KEYS}, response_id)
+),
+-- one pass over the rows for both policies (most rows read alike under both), then each policy's cells
+both_policies as (
+    select {keys}, score_excluded, human_mean_excluded, n_human_excluded, score_as_recorded,
+           human_mean_as_recorded, n_human_as_recorded, response_chars, count(*) as n_responses,
+           sum(n_excluded_excluded) as n_excluded_excluded, sum(n_excluded_as_recorded) as n_excluded_as_recorded
+    from with_human
+    group by {keys}, score_excluded, human_mean_excluded, n_human_excluded, score_as_recorded,
+             human_mean_as_recorded, n_human_as_recorded, response_chars
 )
-{" union all ".join(per_policy)}""")
+{per_policy}""")
 
 
 def _relation(data):
@@ -148,7 +156,8 @@ def _query(cells, sql: str):
 
 def _flatten(table, column: str = "cells") -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """A list-of-structs column flattened: the row each element belongs to (non-decreasing), and each struct field
-    as numpy (booleans with NULL false, numbers as float with NULL as NaN)."""
+    as numpy: booleans with NULL false, numbers as float with NULL as NaN, text as the rank of its value among the
+    field's distinct values sorted (NULL last), those values under ``<field>_values``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -159,11 +168,35 @@ def _flatten(table, column: str = "cells") -> tuple[np.ndarray, dict[str, np.nda
     fields = {}
     for i, field in enumerate(values.type):
         arr = values.field(i)
-        if pa.types.is_boolean(field.type):
+        if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
+            encoded = pc.dictionary_encode(arr, null_encoding="encode")
+            texts = encoded.dictionary.to_pylist()
+            order = sorted(range(len(texts)), key=lambda k: (texts[k] is None, texts[k] or ""))
+            rank = np.empty(len(texts), dtype=np.int64)
+            rank[order] = np.arange(len(texts), dtype=np.int64)
+            fields[field.name] = rank[encoded.indices.to_numpy(zero_copy_only=False)] if texts else \
+                np.zeros(len(arr), dtype=np.int64)
+            fields[f"{field.name}_values"] = [texts[k] for k in order]
+        elif pa.types.is_boolean(field.type):
             fields[field.name] = arr.fill_null(False).to_numpy(zero_copy_only=False).astype(bool)
         else:
             fields[field.name] = arr.cast(pa.float64()).fill_null(float("nan")).to_numpy(zero_copy_only=False)
     return parent, fields
+
+
+def _group_sums(key: np.ndarray, w: np.ndarray, *values: np.ndarray,
+                in_value_order: bool = False) -> tuple[np.ndarray, np.ndarray, list]:
+    """Per distinct key, ascending: the key, the sum of the weights w and, for each array of ``values``, the sum of
+    w x value. The cells are added in the order of (key, values..., w) (when they already come in the order of
+    (values..., w), ``in_value_order``, a stable sort on the key keeps it), so that a sum depends on the cells
+    only, not on the order DuckDB listed them in: equal system means stay equal from one build to the next."""
+    order = np.argsort(key, kind="stable") if in_value_order else np.lexsort((w,) + values[::-1] + (key,))
+    k = key[order]
+    if not k.size:
+        return k, np.zeros(0), [np.zeros(0) for _ in values]
+    starts = np.flatnonzero(np.concatenate([[True], k[1:] != k[:-1]]))
+    weights = w[order].astype(float)
+    return k[starts], np.add.reduceat(weights, starts), [np.add.reduceat(weights * v[order], starts) for v in values]
 
 
 def _rows(table, columns: list[str]) -> list[tuple]:
@@ -374,74 +407,65 @@ def judge_human_table(cells) -> pd.DataFrame:
     ``cells``: score_cells' rows (int_reliability_cells: a DuckDB relation or a DataFrame). Item level: the
     correlations of the (score, human mean) cells weighted by their responses (agreement.correlations_from_cells:
     the values of kendall_tau_b / spearman_rho / pearson_r on the responses). System level: per system the mean
-    score and mean human mean of those responses (sums by DuckDB's fsum / their count), rounded to 12 significant
-    digits so that equal means stay ties whatever order the sums took (tau-b and rho count ties), then
-    agreement.correlations_many. The rows of reference_system_included = false leave the reference system's
-    responses out; they exist only when the group has one."""
+    score and mean human mean of those responses (_group_sums / their count), rounded to 12 significant digits as
+    before, then agreement.correlations_many. The rows of reference_system_included = false leave the reference
+    system's responses out; they exist only when the group has one."""
     keys = ["judge_failure_policy"] + GROUP
-    pair = "score_value is not null and human_mean is not null"
-    # per rater x system: every rater of the group (paired or not), and the sums of its pairs
-    systems = _query(cells, f"""
-select judge_failure_policy, {_KEYS}, rater_id, rater_kind, system_id, is_reference_system,
-       coalesce(sum(n_responses) filter (where {pair}), 0) as n,
-       fsum(n_responses * score_value) filter (where {pair}) as sum_x,
-       fsum(n_responses * human_mean) filter (where {pair}) as sum_y
+    raters = _query(cells, f"""
+select judge_failure_policy, {_KEYS}, rater_id, rater_kind, bool_or(is_reference_system) as any_ref
 from reliability_cells
-group by judge_failure_policy, {_KEYS}, rater_id, rater_kind, system_id, is_reference_system""")
+group by judge_failure_policy, {_KEYS}, rater_id, rater_kind""")
     pairs = _query(cells, f"""
 select judge_failure_policy, {_KEYS}, rater_id,
-       list(struct_pack(x := score_value, y := human_mean, w := n_responses, is_ref := is_reference_system)) as cells
+       list(struct_pack(x := score_value, y := human_mean, w := n_responses, is_ref := is_reference_system,
+                        system_id)) as cells
 from reliability_cells
-where {pair}
+where score_value is not null and human_mean is not null
 group by judge_failure_policy, {_KEYS}, rater_id""")
     parent, c = _flatten(pairs)
-    order = np.lexsort((c["y"], c["x"], parent))  # every slot's cells sorted on (x, y): sorted once, here
-    parent, c = parent[order], {name: v[order] for name, v in c.items()}
+    order = np.lexsort((c["w"], c["y"], c["x"], parent))  # each slot's cells sorted on (x, y, w): once, here
+    parent = parent[order]
+    x, y, w, is_ref, system = (c[f][order] for f in ("x", "y", "w", "is_ref", "system_id"))
+    # system level: per sample x system, over every cell and over the cells not of the reference system
+    n_codes = max(len(c["system_id_values"]), 1)
+    every = _group_sums(parent * n_codes + system, w, x, y, in_value_order=True)
+    no_ref = _group_sums((parent * n_codes + system)[~is_ref], w[~is_ref], x[~is_ref], y[~is_ref],
+                         in_value_order=True)
     sample_of = {key: j for j, key in enumerate(_rows(pairs, keys + ["rater_id"]))}
-    groups: dict[tuple, dict[tuple, dict]] = {}  # group -> (rater_kind, rater_id) -> system_id -> [(is_ref, n, ...)]
-    for *key, rater_id, rater_kind, system_id, is_ref, n, sum_x, sum_y in _rows(systems, keys + [
-            "rater_id", "rater_kind", "system_id", "is_reference_system", "n", "sum_x", "sum_y"]):
-        by_system = groups.setdefault(tuple(key), {}).setdefault((rater_kind, rater_id), {})
-        by_system.setdefault(system_id, []).append((bool(is_ref), int(n), sum_x, sum_y))
-    not_ref = ~c["is_ref"] if parent.size else None
-    rows, slots, system_samples, system_counts = [], [], [], []
+    groups: dict[tuple, list[tuple]] = {}
+    for *key, rater_id, rater_kind, any_ref in _rows(raters, keys + ["rater_id", "rater_kind", "any_ref"]):
+        groups.setdefault(tuple(key), []).append((rater_kind, rater_id, bool(any_ref)))
+    rows, slots, system_samples = [], [], []
     for key in sorted(groups, key=_policy_group_order):
-        members = groups[key]
-        if not any(kind == "human" for kind, _ in members):
+        members = sorted(groups[key], key=lambda m: _null_last(m[:2]))
+        if not any(kind == "human" for kind, _, _ in members):
             continue
-        has_ref = any(part[0] for by_system in members.values() for parts in by_system.values() for part in parts)
-        for rater_kind, rater_id in sorted(members, key=_null_last):
+        has_ref = any(any_ref for *_, any_ref in members)
+        for rater_kind, rater_id, _ in members:
             j = sample_of.get(key + (rater_id,), -1)
             for include_ref in ([True, False] if has_ref else [True]):
-                slots.append((j, None if include_ref else not_ref))
-                means = []
-                for system_id in sorted(members[(rater_kind, rater_id)], key=lambda v: (v is None, v or "")):
-                    parts = [p for p in members[(rater_kind, rater_id)][system_id] if include_ref or not p[0]]
-                    n = sum(p[1] for p in parts)
-                    if n:
-                        means.append((sum(p[2] for p in parts if p[1]) / n, sum(p[3] for p in parts if p[1]) / n))
-                system_counts.append(len(means))
-                system_samples.append((_significant(np.array([m[0] for m in means], dtype=float)),
-                                       _significant(np.array([m[1] for m in means], dtype=float))))
+                slots.append((j, None if include_ref else ~is_ref))
+                system_keys, counts, (sum_x, sum_y) = every if include_ref else no_ref
+                lo, hi = np.searchsorted(system_keys, [j * n_codes, (j + 1) * n_codes]) if j >= 0 else (0, 0)
+                system_samples.append((_significant(sum_x[lo:hi] / counts[lo:hi]),
+                                       _significant(sum_y[lo:hi] / counts[lo:hi])))
                 for level in ("item", "system"):
                     row = dict(zip(keys, key))
                     row.update(rater_id=rater_id, rater_kind=rater_kind,
                                comparison="human_ceiling" if rater_kind == "human" else rater_kind, level=level,
-                               reference_system_included=include_ref, suite_has_reference_system=has_ref)
+                               reference_system_included=include_ref, suite_has_reference_system=has_ref,
+                               n_systems=int(hi - lo))
                     rows.append(row)
     idx, slot = _slot_cells(parent, slots)
-    x, y, w = (c["x"][idx], c["y"][idx], c["w"][idx].astype(np.int64)) if idx.size else \
-        (np.array([]), np.array([]), np.array([], dtype=np.int64))
-    item = agreement.correlations_from_cells(slot, x, y, w, len(slots))
+    item = agreement.correlations_from_cells(slot, x[idx], y[idx], w[idx].astype(np.int64), len(slots))
     system = _three_many(system_samples)
     for t in range(len(slots)):
         tau, rho, r = item["kendall_tau_b"][t], item["spearman"][t], item["pearson"][t]
-        rows[2 * t].update(n=tau.n, n_systems=system_counts[t], kendall_tau_b=_val(tau), spearman_rho=_val(rho),
-                           pearson_r=_val(r), correlation_reason=tau.reason or rho.reason or r.reason)
+        rows[2 * t].update(n=tau.n, kendall_tau_b=_val(tau), spearman_rho=_val(rho), pearson_r=_val(r),
+                           correlation_reason=tau.reason or rho.reason or r.reason)
         res = system[t]
-        rows[2 * t + 1].update(n=res["n"], n_systems=system_counts[t], kendall_tau_b=res["kendall_tau_b"],
-                               spearman_rho=res["spearman_rho"], pearson_r=res["pearson_r"],
-                               correlation_reason=res["reason"])
+        rows[2 * t + 1].update(n=res["n"], kendall_tau_b=res["kendall_tau_b"], spearman_rho=res["spearman_rho"],
+                               pearson_r=res["pearson_r"], correlation_reason=res["reason"])
     return _typed(rows, JUDGE_HUMAN_COLUMNS)
 
 
@@ -489,6 +513,9 @@ from reliability_cells
 where score_value is not null and human_mean is not null and rater_kind in {JUDGE_KINDS}
 group by judge_failure_policy, {_KEYS}, rater_id""")
     parent, c = _flatten(pairs)
+    # the cells in one order whatever order DuckDB listed them in, so that the sums below are the same every build
+    order = np.lexsort((c["w"], c["chars"], c["y"], c["x"], parent))
+    parent, c = parent[order], {name: v[order] for name, v in c.items()}
     sample_of = {key: j for j, key in enumerate(_rows(pairs, ["judge_failure_policy"] + GROUP + ["rater_id"]))}
     judges: dict[tuple, dict[str, str]] = {}  # group -> judge -> its kind
     excluded: dict[tuple, int] = {}  # group + (rater,) -> its rows not used, whatever its kind
@@ -600,10 +627,10 @@ def system_rankings_table(cells, directions: pd.DataFrame | None = None) -> pd.D
 
     ``cells``: score_cells' rows (int_reliability_cells: a DuckDB relation or a DataFrame). A rater's mean is the
     weighted mean of its score cells; the human_mean ranker's, the mean over responses of their human mean (a
-    response with k usable human scores is in k human cells: their responses / k count it once). Means are rounded
-    to 12 significant digits (a float sum depends on the order the rows arrive in: equal means must tie in every
-    build), then ranked by agreement.average_ranks in the criterion's direction (``directions``, as _direction
-    reads it); a ranker without a score of a system gets n_responses 0 and NULL mean and rank."""
+    response with k usable human scores is in k human cells: their responses / k count it once). Sums by
+    _group_sums, means rounded to 12 significant digits as before, then ranked by agreement.average_ranks in the
+    criterion's direction (``directions``, as _direction reads it); a ranker without a score of a system gets
+    n_responses 0 and NULL mean and rank."""
     table = _query(cells, f"""
 with used as (
     select * from reliability_cells where judge_failure_policy = 'excluded' and score_value is not null
@@ -615,47 +642,47 @@ human as (
     where rater_kind = 'human'
     group by {_KEYS}, system_id, human_mean, n_human_raters
 )
-select {_KEYS}, system_id, rater_id as ranker, min(rater_kind) as ranker_kind,
-       bool_or(is_reference_system) as is_reference_system, sum(n_responses) as n,
-       fsum(n_responses * score_value) / sum(n_responses) as mean
+select {_KEYS}, rater_id as ranker, min(rater_kind) as ranker_kind,
+       list(struct_pack(system_id, is_ref := is_reference_system, x := score_value, w := n_responses)) as cells
 from used
-group by {_KEYS}, system_id, rater_id
+group by {_KEYS}, rater_id
 union all
-select {_KEYS}, system_id, 'human_mean' as ranker, 'human_mean' as ranker_kind,
-       bool_or(is_reference_system) as is_reference_system, sum(n) as n, fsum(n * human_mean) / sum(n) as mean
+select {_KEYS}, 'human_mean' as ranker, 'human_mean' as ranker_kind,
+       list(struct_pack(system_id, is_ref := is_reference_system, x := human_mean, w := n)) as cells
 from human
-group by {_KEYS}, system_id""")
-    groups: dict[tuple, list[tuple]] = {}
-    for *key, system_id, ranker, kind, is_ref, n, mean in _rows(table, GROUP + [
-            "system_id", "ranker", "ranker_kind", "is_reference_system", "n", "mean"]):
-        groups.setdefault(tuple(key), []).append((system_id, ranker, kind, bool(is_ref), int(n), mean))
+group by {_KEYS}""")
+    parent, c = _flatten(table)
+    names = c.get("system_id_values", [])
+    n_codes = max(len(names), 1)
+    system_keys, counts, (sums, refs) = _group_sums(parent * n_codes + c["system_id"], c["w"], c["x"],
+                                                    c["is_ref"].astype(float))
+    groups: dict[tuple, list[tuple]] = {}  # group -> [(ranker, kind, row of the list query)]
+    for j, (*key, ranker, kind) in enumerate(_rows(table, GROUP + ["ranker", "ranker_kind"])):
+        groups.setdefault(tuple(key), []).append((ranker, kind, j))
     rows = []
     for key in sorted(groups, key=_null_last):
-        entries = groups[key]
         higher = _direction(directions, dict(zip(GROUP, key)))
-        systems = sorted({e[0] for e in entries}, key=lambda v: (v is None, v or ""))
         # the human_mean ranker even without a human score (then no mean, no rank), last
-        rankers = sorted({e[1] for e in entries if e[2] != "human_mean"}) + ["human_mean"]
-        kinds = {"human_mean": "human_mean"}
-        is_ref = dict.fromkeys(systems, False)
-        at, col = {v: i for i, v in enumerate(systems)}, {v: i for i, v in enumerate(rankers)}
-        means = np.full((len(systems), len(rankers)), np.nan)
-        counts = np.zeros((len(systems), len(rankers)), dtype=np.int64)
-        for system_id, ranker, kind, ref, n, mean in entries:
-            if kind != "human_mean":
-                kinds[ranker] = kind
-            is_ref[system_id] = is_ref[system_id] or ref
-            means[at[system_id], col[ranker]] = np.nan if mean is None else mean
-            counts[at[system_id], col[ranker]] = n
-        for k, ranker in enumerate(rankers):
-            mean_k = _significant(means[:, k])
-            ranks = agreement.average_ranks(mean_k, higher)
-            for i, system_id in enumerate(systems):
+        entries = sorted((e for e in groups[key] if e[1] != "human_mean"), key=lambda e: e[0])
+        human = [e for e in groups[key] if e[1] == "human_mean"]
+        entries.append(human[0] if human else ("human_mean", "human_mean", -1))
+        per_ranker, is_ref = [], {}
+        for _, _, j in entries:
+            lo, hi = np.searchsorted(system_keys, [j * n_codes, (j + 1) * n_codes]) if j >= 0 else (0, 0)
+            codes = system_keys[lo:hi] - j * n_codes
+            per_ranker.append(dict(zip(codes.tolist(), zip(counts[lo:hi].tolist(), (sums[lo:hi] / counts[lo:hi])))))
+            for code, ref in zip(codes.tolist(), refs[lo:hi] > 0):
+                is_ref[code] = is_ref.get(code, False) or bool(ref)
+        systems = sorted(is_ref)  # codes in the order of the system ids
+        for (ranker, kind, _), by_code in zip(entries, per_ranker):
+            means = _significant(np.array([by_code[k][1] if k in by_code else np.nan for k in systems], dtype=float))
+            ranks = agreement.average_ranks(means, higher)
+            for code, mean, rank in zip(systems, means, ranks):
                 row = dict(zip(GROUP, key))
-                row.update(ranker=ranker, ranker_kind=kinds.get(ranker), system_id=system_id,
-                           is_reference_system=is_ref[system_id], n_responses=int(counts[i, k]),
-                           mean_score=None if np.isnan(mean_k[i]) else float(mean_k[i]),
-                           system_rank=None if np.isnan(ranks[i]) else float(ranks[i]), higher_is_better=higher)
+                row.update(ranker=ranker, ranker_kind=kind, system_id=names[code], is_reference_system=is_ref[code],
+                           n_responses=int(by_code[code][0]) if code in by_code else 0,
+                           mean_score=None if np.isnan(mean) else float(mean),
+                           system_rank=None if np.isnan(rank) else float(rank), higher_is_better=higher)
                 rows.append(row)
     return _typed(rows, RANKING_COLUMNS)
 
