@@ -273,3 +273,17 @@ def test_a_group_without_human_scores_keeps_its_rows_with_reasons():
     ranks = reliability.system_rankings_table(cells).set_index(["ranker", "system_id"])
     assert ranks.loc[("j", "b"), "system_rank"] == 1.0
     assert ranks.loc[("human_mean", "a"), "n_responses"] == 0 and pd.isna(ranks.loc[("human_mean", "a"), "mean_score"])
+
+
+
+def test_group_sums_do_not_depend_on_the_order_of_the_cells():
+    # DuckDB lists cells in no fixed order; added in list order, 0.1 + 0.2 + 0.3 is 0.6000000000000001 one way and
+    # 0.6 the other, and a system mean rounded to 12 digits can then flip. _group_sums adds them in one order.
+    assert (0.1 + 0.2) + 0.3 != (0.3 + 0.2) + 0.1
+    key, w, x = np.array([5, 5, 5, 2]), np.array([1, 1, 1, 2]), np.array([0.1, 0.2, 0.3, 0.25])
+    forward = reliability._group_sums(key, w, x)
+    backward = reliability._group_sums(key[[2, 1, 0, 3]], w[[2, 1, 0, 3]], x[[2, 1, 0, 3]])
+    for a, b in zip(forward[:2] + tuple(forward[2]), backward[:2] + tuple(backward[2])):
+        assert np.array_equal(a, b)
+    assert forward[0].tolist() == [2, 5] and forward[1].tolist() == [2.0, 3.0]
+    assert forward[2][0] == pytest.approx([0.5, 0.6], abs=1e-15)

@@ -752,7 +752,8 @@ def correlations_from_cells(g: Sequence[int], x: Sequence[float], y: Sequence[fl
     at or below + 1) / 2 (scipy.stats.rankdata "average", exact half-integers). Pearson: weighted moments,
     r = sum w dx dy / sqrt(sum w dx^2 sum w dy^2), dx = x - the weighted mean, clipped to [-1, 1]. Spearman and
     Pearson equal the row-level values up to float rounding of the sums (~1e-15).
-    Raises ValueError for arrays of different lengths, a negative weight or a sample index out of range.
+    Raises ValueError for arrays of different lengths, a negative weight, a sample index out of range or an unknown
+    method.
     """
     unknown = [m for m in methods if m not in CORRELATIONS]
     if unknown:

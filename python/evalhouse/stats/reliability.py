@@ -432,41 +432,51 @@ group by judge_failure_policy, {_KEYS}, rater_id""")
     no_ref = _group_sums((parent * n_codes + system)[~is_ref], w[~is_ref], x[~is_ref], y[~is_ref],
                          in_value_order=True)
     sample_of = {key: j for j, key in enumerate(_rows(pairs, keys + ["rater_id"]))}
+    # a sample whose cells are those of an earlier one (most raters read alike under both judge-failure policies)
+    # takes that one's correlations: each distinct set of cells is computed once
+    bounds = np.searchsorted(parent, np.arange(len(sample_of) + 1))
+    first: dict[bytes, int] = {}
+    same_as = [first.setdefault(b"".join(a[bounds[j]:bounds[j + 1]].tobytes() for a in (x, y, w, is_ref, system)), j)
+               for j in range(len(sample_of))] + [-1]  # same_as[-1]: no cells
     groups: dict[tuple, list[tuple]] = {}
     for *key, rater_id, rater_kind, any_ref in _rows(raters, keys + ["rater_id", "rater_kind", "any_ref"]):
         groups.setdefault(tuple(key), []).append((rater_kind, rater_id, bool(any_ref)))
-    rows, slots, system_samples = [], [], []
+    rows, slot_of, slots, system_samples = [], {}, [], []
     for key in sorted(groups, key=_policy_group_order):
         members = sorted(groups[key], key=lambda m: _null_last(m[:2]))
         if not any(kind == "human" for kind, _, _ in members):
             continue
         has_ref = any(any_ref for *_, any_ref in members)
         for rater_kind, rater_id, _ in members:
-            j = sample_of.get(key + (rater_id,), -1)
+            j = same_as[sample_of.get(key + (rater_id,), -1)]
             for include_ref in ([True, False] if has_ref else [True]):
-                slots.append((j, None if include_ref else ~is_ref))
-                system_keys, counts, (sum_x, sum_y) = every if include_ref else no_ref
-                lo, hi = np.searchsorted(system_keys, [j * n_codes, (j + 1) * n_codes]) if j >= 0 else (0, 0)
-                system_samples.append((_significant(sum_x[lo:hi] / counts[lo:hi]),
-                                       _significant(sum_y[lo:hi] / counts[lo:hi])))
+                if (j, include_ref) not in slot_of:
+                    slot_of[(j, include_ref)] = len(slots)
+                    slots.append((j, None if include_ref else ~is_ref))
+                    system_keys, counts, (sum_x, sum_y) = every if include_ref else no_ref
+                    lo, hi = np.searchsorted(system_keys, [j * n_codes, (j + 1) * n_codes]) if j >= 0 else (0, 0)
+                    system_samples.append((_significant(sum_x[lo:hi] / counts[lo:hi]),
+                                           _significant(sum_y[lo:hi] / counts[lo:hi])))
                 for level in ("item", "system"):
                     row = dict(zip(keys, key))
                     row.update(rater_id=rater_id, rater_kind=rater_kind,
                                comparison="human_ceiling" if rater_kind == "human" else rater_kind, level=level,
-                               reference_system_included=include_ref, suite_has_reference_system=has_ref,
-                               n_systems=int(hi - lo))
-                    rows.append(row)
+                               reference_system_included=include_ref, suite_has_reference_system=has_ref)
+                    rows.append((row, slot_of[(j, include_ref)]))
     idx, slot = _slot_cells(parent, slots)
     item = agreement.correlations_from_cells(slot, x[idx], y[idx], w[idx].astype(np.int64), len(slots))
     system = _three_many(system_samples)
-    for t in range(len(slots)):
-        tau, rho, r = item["kendall_tau_b"][t], item["spearman"][t], item["pearson"][t]
-        rows[2 * t].update(n=tau.n, kendall_tau_b=_val(tau), spearman_rho=_val(rho), pearson_r=_val(r),
-                           correlation_reason=tau.reason or rho.reason or r.reason)
-        res = system[t]
-        rows[2 * t + 1].update(n=res["n"], kendall_tau_b=res["kendall_tau_b"], spearman_rho=res["spearman_rho"],
-                               pearson_r=res["pearson_r"], correlation_reason=res["reason"])
-    return _typed(rows, JUDGE_HUMAN_COLUMNS)
+    for row, t in rows:
+        row["n_systems"] = len(system_samples[t][0])
+        if row["level"] == "item":
+            tau, rho, r = item["kendall_tau_b"][t], item["spearman"][t], item["pearson"][t]
+            row.update(n=tau.n, kendall_tau_b=_val(tau), spearman_rho=_val(rho), pearson_r=_val(r),
+                       correlation_reason=tau.reason or rho.reason or r.reason)
+        else:
+            res = system[t]
+            row.update(n=res["n"], kendall_tau_b=res["kendall_tau_b"], spearman_rho=res["spearman_rho"],
+                       pearson_r=res["pearson_r"], correlation_reason=res["reason"])
+    return _typed([row for row, _ in rows], JUDGE_HUMAN_COLUMNS)
 
 
 def _null_last(values: tuple) -> tuple:
