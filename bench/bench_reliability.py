@@ -3,7 +3,8 @@
 Builds, in a scratch DuckDB database, a table shaped exactly like ``int_reliability_scores`` (200,000 responses over
 20 systems, 3 human rater positions and 1 LLM judge, 6 criteria on a 1-5 scale, reply lengths), then times what the
 Python dbt models of models/marts/reliability/ do: read the table into pandas (``dbt.ref(...).df()``) and run each
-evalhouse.stats.reliability function. Not a timed test; run ``python bench/bench_reliability.py [--units N]``.
+evalhouse.stats.reliability function (the judge-human marts: int_reliability_cells made in DuckDB by score_cells,
+then their functions on it). Not a timed test; run ``python bench/bench_reliability.py [--units N]``.
 """
 from __future__ import annotations
 
@@ -69,10 +70,15 @@ def main() -> None:
         scores = reliability.frame_from_relation(con.sql("select * from int_reliability_scores"))
         timings = {"read into pandas (frame_from_relation)": time.perf_counter() - t}
         directions = pd.DataFrame(columns=["suite", "rubric_id", "criterion", "higher_is_better"])
+        # the judge-human marts read int_reliability_cells (the rows counted by equal values in DuckDB)
+        t = time.perf_counter()
+        reliability.score_cells(con.table("int_reliability_scores")).create("int_reliability_cells")
+        timings["int_reliability_cells (score_cells, in DuckDB)"] = time.perf_counter() - t
+        cells = con.table("int_reliability_cells")
         for name, fn in [("fct_interrater_reliability", reliability.reliability_table),
-                         ("fct_judge_human_agreement", reliability.judge_human_table),
-                         ("fct_judge_diagnostics", reliability.judge_diagnostics_table),
-                         ("fct_system_rankings", lambda s: reliability.system_rankings_table(s, directions)),
+                         ("fct_judge_human_agreement", lambda s: reliability.judge_human_table(cells)),
+                         ("fct_judge_diagnostics", lambda s: reliability.judge_diagnostics_table(cells)),
+                         ("fct_system_rankings", lambda s: reliability.system_rankings_table(cells, directions)),
                          ("fct_coder_set_alpha", lambda s: reliability.coder_set_alpha_table(s, directions))]:
             t = time.perf_counter()
             out = fn(scores)

@@ -67,7 +67,9 @@ def test_judge_tables_reference_flag_and_ceiling():
     humans = {"a": [1, 2, 3, 4, 5, 3], "b": [2, 2, 3, 5, 4, 3]}
     judge = {"llm": [2.5, 2.0, 3.5, 4.5, 5.0, 3.0]}
     t = long_table(humans, judge=judge, systems=["ref", "ref", "x", "x", "y", "y"], ref="ref")
-    jh = reliability.judge_human_table(t)
+    jh = reliability.judge_human_table(reliability.score_cells(t))
+    assert set(jh["judge_failure_policy"]) == {"excluded", "as_recorded"}  # the same rows here: no failure codes
+    jh = jh[jh["judge_failure_policy"] == "excluded"]
     llm_item = jh[(jh.rater_id == "llm") & (jh.level == "item")].set_index("reference_system_included")
     human_mean = np.array([1.5, 2, 3, 4.5, 4.5, 3])
     assert llm_item.loc[True, "kendall_tau_b"] == pytest.approx(
@@ -80,7 +82,8 @@ def test_judge_tables_reference_flag_and_ceiling():
     no_ref_system = jh[(jh.level == "system") & ~jh.reference_system_included.astype(bool)]
     assert (no_ref_system["n"] == 2).all()
 
-    diag = reliability.judge_diagnostics_table(t).iloc[0]
+    diag = reliability.judge_diagnostics_table(reliability.score_cells(t)).iloc[0]
+    assert diag["judge_failure_policy"] == "excluded"
     assert diag["mean_bias"] == pytest.approx(np.mean(np.array(judge["llm"]) - human_mean))
     # rounded half up: judge 3,2,4,5,5,3 vs human mean 2,2,3,5,5,3 -> 4 of 6 match
     assert diag["same_level_share"] == pytest.approx(4 / 6)
@@ -143,9 +146,11 @@ def test_categorical_input_from_duckdb_gives_the_same_tables():
     con.register("t", t)
     cat = reliability.frame_from_relation(con.sql("select * from t"))
     assert isinstance(cat["rater_id"].dtype, pd.CategoricalDtype)
-    for fn in (reliability.reliability_table, reliability.judge_human_table, reliability.judge_diagnostics_table,
-               reliability.system_rankings_table, reliability.coder_set_alpha_table):
+    for fn in (reliability.reliability_table, reliability.coder_set_alpha_table):
         pd.testing.assert_frame_equal(fn(cat), fn(t), check_dtype=True)
+    for fn in (reliability.judge_human_table, reliability.judge_diagnostics_table, reliability.system_rankings_table):
+        pd.testing.assert_frame_equal(fn(reliability.score_cells(cat)), fn(reliability.score_cells(t)),
+                                      check_dtype=True)
 
 
 def test_with_direction_labels_each_row_from_its_rubric():
@@ -169,7 +174,7 @@ def test_equal_system_means_tie_whatever_order_the_rows_come_in():
     b = [0.3, 0.1, 1 / 3, 0.7, 2 / 3, 0.2, 0.1]
     assert sum(a) / 7 != sum(b) / 7
     t = long_table({"h": a + b}, scale=(0, 1), systems=["s0"] * 7 + ["s1"] * 7)
-    out = reliability.system_rankings_table(t)
+    out = reliability.system_rankings_table(reliability.score_cells(t))
     human = out[out["ranker"] == "h"].set_index("system_id")
     assert human.loc["s0", "mean_score"] == human.loc["s1", "mean_score"] == pytest.approx(2.4 / 7)
     assert human["system_rank"].tolist() == [1.5, 1.5]

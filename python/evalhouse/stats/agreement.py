@@ -718,3 +718,164 @@ def _average_ranks_of_runs(starts: np.ndarray, run: np.ndarray, group_start: np.
     scipy.stats.rankdata(method="average") (half-integers, exact in float64)."""
     below = starts - group_start
     return np.repeat(0.5 * ((below + run) + below + 1), run)
+
+
+# =====================================================================================================================
+# The three correlations from weighted cells
+#
+# At scale most (x, y) pairs repeat: a 0-2 judge score against the mean of two 0-2 human scores takes at most
+# 3 x 5 values, however many responses there are. The judge-human marts therefore aggregate the pairs in SQL into
+# cells (x, y, w = how many pairs hold that value) and compute the correlations from the cells, with the same
+# definitions, NULL rules and reasons as kendall_tau_b / spearman_rho / pearson_r on the expanded pairs
+# (np.repeat(x, w), np.repeat(y, w)). Where values are continuous (HANNA's metrics) a cell is one pair.
+# =====================================================================================================================
+
+_DENSE_CELLS = 1 << 16  # a sample's x-levels x y-levels table is counted densely up to this size (or 16 x its cells)
+
+
+def correlations_from_cells(g: Sequence[int], x: Sequence[float], y: Sequence[float], w: Sequence[int],
+                            n_samples: int, methods: Sequence[str] = CORRELATIONS) -> dict[str, list[StatResult]]:
+    """kendall_tau_b, spearman_rho and pearson_r (``methods``: any of CORRELATIONS) of ``n_samples`` samples given
+    as weighted cells: cell i says that sample g[i] (0 .. n_samples - 1) holds w[i] pairs equal to (x[i], y[i]).
+    ``{method: [StatResult per sample]}``, each equal to the one-sample function's result on the expanded pairs.
+
+    Cells may come in any order and repeat a value (they are merged); a cell with x or y NaN or w = 0 is dropped
+    (a missing side). n = pairs used = the sample's sum of w. Undefined -> None with the one-sample reasons: fewer
+    than two pairs; x constant; y constant (checked in that order).
+
+    Kendall tau-b (Kendall 1945; the expression and clip of scipy.stats.kendalltau, variant b): from exact integer
+    counts, tot = n(n-1)/2, T_x = sum over x values of c(c-1)/2 with c the pairs at that value (T_y alike), T_xy the
+    same over (x, y) cells, Q = sum over cell pairs with x_i < x_j and y_i > y_j of w_i w_j (from the cumulated
+    x-level x y-level table of counts; when that table would be large, by scipy's compiled counter on the expanded
+    pairs), tau_b = (tot - T_x - T_y + T_xy - 2 Q) / sqrt(tot - T_x) / sqrt(tot - T_y): bit for bit the value of
+    kendall_tau_b. Spearman: the weighted Pearson r of the average ranks, a value's rank = (#pairs below + #pairs
+    at or below + 1) / 2 (scipy.stats.rankdata "average", exact half-integers). Pearson: weighted moments,
+    r = sum w dx dy / sqrt(sum w dx^2 sum w dy^2), dx = x - the weighted mean, clipped to [-1, 1]. Spearman and
+    Pearson equal the row-level values up to float rounding of the sums (~1e-15).
+    Raises ValueError for arrays of different lengths, a negative weight, a sample index out of range or an unknown
+    method.
+    """
+    unknown = [m for m in methods if m not in CORRELATIONS]
+    if unknown:
+        raise ValueError(f"unknown correlation {unknown[0]!r} (known: {', '.join(CORRELATIONS)})")
+    g, x, y, w = (np.asarray(g, dtype=np.int64).ravel(), np.asarray(x, dtype=float).ravel(),
+                  np.asarray(y, dtype=float).ravel(), np.asarray(w, dtype=np.int64).ravel())
+    if not (g.size == x.size == y.size == w.size):
+        raise ValueError(f"g, x, y and w must be the same length, got {g.size}, {x.size}, {y.size}, {w.size}")
+    if (w < 0).any():
+        raise ValueError("cell weights must be >= 0")
+    if g.size and (g.min() < 0 or g.max() >= n_samples):
+        raise ValueError("sample index out of range")
+    keep = ~(np.isnan(x) | np.isnan(y)) & (w > 0)
+    if not keep.all():
+        g, x, y, w = g[keep], x[keep], y[keep], w[keep]
+    # merge repeated values: unique cells sorted on (g, x, y) (cells given in that order are not sorted again)
+    if not _sorted_on(g, x, y):
+        o = np.lexsort((y, x, g))
+        g, x, y, w = g[o], x[o], y[o], w[o]
+    if g.size:
+        starts, _ = _runs(g, x, y)
+        if starts.size < g.size:
+            w = np.add.reduceat(w, starts)
+            g, x, y = g[starts], x[starts], y[starts]
+    n = np.zeros(n_samples, dtype=np.int64)
+    np.add.at(n, g, w)
+    first_pair = np.concatenate([[0], np.cumsum(n)[:-1]])  # pairs of the samples before (for ranks)
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(g, minlength=n_samples))])
+    # x levels: runs of (g, x) in cell order
+    x_rank, x_level, x_levels, x_tie = _weighted_levels(g, x, w, n_samples, first_pair, None)
+    # y levels: the same in (g, y) order
+    y_rank, y_level, y_levels, y_tie = _weighted_levels(g, y, w, n_samples, first_pair, np.lexsort((y, g)))
+    xy_tie = _tied_pairs(g, w, n_samples)
+
+    reasons: list[str | None] = [None] * n_samples
+    for k in range(n_samples):
+        if n[k] < 2:
+            reasons[k] = "fewer than two complete pairs"
+        elif x_levels[k] == 1:
+            reasons[k] = "x is constant (all tied): correlation undefined"
+        elif y_levels[k] == 1:
+            reasons[k] = "y is constant (all tied): correlation undefined"
+    ok = np.array([r is None for r in reasons], dtype=bool)
+    out: dict[str, list[StatResult]] = {}
+    if "kendall_tau_b" in methods:
+        dis = np.zeros(n_samples, dtype=np.int64)
+        for k in np.flatnonzero(ok):
+            lo, hi = bounds[k], bounds[k + 1]
+            dis[k] = _discordant_cells(x_level[lo:hi], y_level[lo:hi], w[lo:hi], int(x_levels[k]),
+                                       int(y_levels[k]))
+        tot = n * (n - 1) // 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tau = (tot - x_tie - y_tie + xy_tie - 2 * dis) / np.sqrt(tot - x_tie) / np.sqrt(tot - y_tie)
+        tau = np.minimum(1.0, np.maximum(-1.0, tau))
+        out["kendall_tau_b"] = [StatResult(float(tau[k]) if ok[k] else None, int(n[k]), reasons[k])
+                                for k in range(n_samples)]
+    if "spearman" in methods:
+        rho = _weighted_pearson(g, x_rank, y_rank, w, n, n_samples)
+        out["spearman"] = [StatResult(float(rho[k]) if ok[k] else None, int(n[k]), reasons[k])
+                           for k in range(n_samples)]
+    if "pearson" in methods:
+        r = _weighted_pearson(g, x, y, w, n, n_samples)
+        out["pearson"] = [StatResult(float(r[k]) if ok[k] else None, int(n[k]), reasons[k])
+                          for k in range(n_samples)]
+    return out
+
+
+def _sorted_on(g: np.ndarray, x: np.ndarray, y: np.ndarray) -> bool:
+    """True when the (g, x, y) triples are in non-decreasing lexicographic order (no NaN)."""
+    dg, dx, dy = np.diff(g), np.diff(x), np.diff(y)
+    return bool(np.all((dg > 0) | ((dg == 0) & ((dx > 0) | ((dx == 0) & (dy >= 0))))))
+
+
+def _weighted_levels(g: np.ndarray, v: np.ndarray, w: np.ndarray, n_groups: int, first_pair: np.ndarray,
+                     order: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For cells (g, v, w) and ``order`` sorting them on (g, v) (None: they are): per cell its average rank inside
+    its group (as scipy.stats.rankdata "average" on the expanded pairs) and its level (0-based dense rank of v
+    inside the group); per group the number of levels and the pairs tied on v (sum of c(c-1)/2 over levels, c =
+    the level's pairs)."""
+    if not g.size:
+        empty = np.zeros(n_groups, dtype=np.int64)
+        return np.empty(0, dtype=float), np.empty(0, dtype=np.int64), empty, empty.copy()
+    gs, vs, ws = (g, v, w) if order is None else (g[order], v[order], w[order])
+    starts, run = _runs(gs, vs)
+    c = np.add.reduceat(ws, starts)
+    g_of_level = gs[starts]
+    levels = np.bincount(g_of_level, minlength=n_groups).astype(np.int64)
+    below = np.cumsum(c) - c - first_pair[g_of_level]
+    first_level = np.concatenate([[0], np.cumsum(levels)[:-1]])
+    rank = np.repeat(0.5 * ((below + c) + below + 1), run)
+    level = np.repeat(np.arange(starts.size, dtype=np.int64) - first_level[g_of_level], run)
+    if order is not None:  # back to the cells' order
+        sorted_rank, sorted_level = rank, level
+        rank, level = np.empty_like(sorted_rank), np.empty_like(sorted_level)
+        rank[order], level[order] = sorted_rank, sorted_level
+    return rank, level, levels, _tied_pairs(g_of_level, c, n_groups)
+
+
+def _weighted_pearson(g: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray, n: np.ndarray,
+                      n_groups: int) -> np.ndarray:
+    """Per group: sum w da db / sqrt(sum w da^2 sum w db^2), da = a - the weighted mean, clipped to [-1, 1]
+    (NaN where undefined; the caller says why)."""
+    wf = w.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ma = np.bincount(g, weights=wf * a, minlength=n_groups) / n
+        mb = np.bincount(g, weights=wf * b, minlength=n_groups) / n
+        da, db = a - ma[g], b - mb[g]
+        num = np.bincount(g, weights=wf * da * db, minlength=n_groups)
+        den = np.sqrt(np.bincount(g, weights=wf * da * da, minlength=n_groups)
+                      * np.bincount(g, weights=wf * db * db, minlength=n_groups))
+        return np.clip(num / den, -1.0, 1.0)
+
+
+def _discordant_cells(x_level: np.ndarray, y_level: np.ndarray, w: np.ndarray, n_x: int, n_y: int) -> int:
+    """Discordant pairs of one sample's cells (levels 0-based, cells unique, sorted on (x, y)): sum over cells of
+    w times the pairs at a lower x level and a higher y level. From the n_x x n_y table of counts cumulated over x
+    (rows) and, from the right, over y (columns); a table larger than _DENSE_CELLS and 16 x the cells is not built:
+    the expanded pairs go to _discordant_by_group (scipy's compiled counter) instead."""
+    if n_x * n_y <= max(_DENSE_CELLS, 16 * w.size):
+        m = np.zeros((n_x, n_y), dtype=np.int64)
+        m[x_level, y_level] = w
+        at_or_below_x_above_y = m.cumsum(axis=0)[:, ::-1].cumsum(axis=1)[:, ::-1]  # [r, c]: x <= r and y >= c
+        return int((m[1:, :-1] * at_or_below_x_above_y[:-1, 1:]).sum())
+    xr, yr = np.repeat(x_level, w), np.repeat(y_level, w)
+    return int(_discordant_by_group(np.zeros(xr.size, dtype=np.int64), xr, yr, np.array([xr.size]))[0])

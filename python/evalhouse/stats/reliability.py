@@ -1,12 +1,15 @@
 """Inter-rater reliability and judge-vs-human meta-evaluation tables (the Python dbt models' logic).
 
-Every function takes the long table of ``int_reliability_scores`` as a pandas DataFrame (one row per suite x task x
-rubric version x criterion x response x rater; columns below) and returns one mart as a DataFrame. The statistics
-themselves live in :mod:`evalhouse.stats`; this module only groups, pivots and names.
+reliability_table and coder_set_alpha_table take the long table of ``int_reliability_scores`` as a pandas DataFrame
+(one row per suite x task x rubric version x criterion x response x rater; columns below). judge_human_table,
+judge_diagnostics_table and system_rankings_table take its sufficient statistics instead, ``int_reliability_cells``
+(score_cells: the same rows counted by equal values in DuckDB, so that millions of ratings never reach pandas).
+Each returns one mart as a DataFrame. The statistics themselves live in :mod:`evalhouse.stats`; this module only
+groups, pivots and names.
 
 Input columns: suite, task, rubric_id, rubric_version, criterion, min_score, max_score, response_id, item_id,
 system_id, is_reference_system, response_chars, rater_id, rater_kind, score_value (NULL = unusable), n_scores,
-n_excluded, excluded_reason.
+n_excluded, excluded_reason (and score_value_as_recorded, n_excluded_as_recorded for the judge-failure policies).
 
 Conventions: a statistic that is undefined is NULL with a ``*_reason`` column saying why (never 0); "human mean" is
 the mean of the usable human scores of a response (every human rater, self included, as in Chhun et al. 2024's
@@ -29,31 +32,6 @@ JUDGE_KINDS = ("judge", "metric", "program")
 # counted (score_value); as_recorded: the released values are used as they are (score_value_as_recorded), as the
 # data's authors did (Chhun et al. 2024 correlate HANNA's judge columns with their -1 / 0 codes averaged in).
 FAILURE_POLICIES = ("excluded", "as_recorded")
-
-
-def with_failure_policy(scores: pd.DataFrame, policy: str) -> pd.DataFrame:
-    """The scores as a judge-failure policy reads them: ``excluded`` = as given; ``as_recorded`` = score_value and
-    n_excluded replaced by score_value_as_recorded / n_excluded_as_recorded (when those columns exist)."""
-    if policy not in FAILURE_POLICIES:
-        raise ValueError(f"unknown judge_failure_policy {policy!r} (known: {', '.join(FAILURE_POLICIES)})")
-    if policy == "excluded" or "score_value_as_recorded" not in scores.columns:
-        return scores
-    out = scores.copy()
-    out["score_value"] = out["score_value_as_recorded"]
-    if "n_excluded_as_recorded" in out.columns:
-        out["n_excluded"] = out["n_excluded_as_recorded"]
-    return out
-
-
-def by_failure_policy(table_fn, scores: pd.DataFrame) -> pd.DataFrame:
-    """``table_fn`` computed under each judge-failure policy, stacked, with a ``judge_failure_policy`` column
-    (second column after suite)."""
-    parts = []
-    for policy in FAILURE_POLICIES:
-        t = table_fn(with_failure_policy(scores, policy))
-        t.insert(1, "judge_failure_policy", pd.array([policy] * len(t), dtype="string"))
-        parts.append(t)
-    return pd.concat(parts, ignore_index=True)
 
 
 def with_direction(table: pd.DataFrame, criteria: pd.DataFrame) -> pd.DataFrame:
@@ -84,6 +62,161 @@ def frame_from_relation(relation) -> pd.DataFrame:
     return table.to_pandas(strings_to_categorical=True)
 
 
+# ------------------------------------------------------------------------------------------------------------------
+# Sufficient statistics: int_reliability_cells
+# ------------------------------------------------------------------------------------------------------------------
+
+CELLS_COLUMNS = ["judge_failure_policy"] + GROUP + [
+    "rater_id", "rater_kind", "system_id", "is_reference_system", "score_value", "human_mean", "n_human_raters",
+    "response_chars", "n_responses", "n_excluded"]
+_KEYS = ", ".join(GROUP)
+
+
+def score_cells(scores):
+    """int_reliability_cells: the rows of int_reliability_scores counted by equal values, under each judge-failure
+    policy, as a DuckDB relation (computed by DuckDB; ``scores`` a relation, or a DataFrame put on an in-memory
+    DuckDB). What judge_human_table, judge_diagnostics_table and system_rankings_table read instead of the rows.
+
+    One row per judge_failure_policy x suite x task x rubric_id x rubric_version x criterion x rater_id x
+    rater_kind x system_id x is_reference_system x score_value x human_mean x n_human_raters x response_chars
+    (NULLs equal), with n_responses (rows = responses counted) and n_excluded (their rating rows not used, summed).
+    Per policy (FAILURE_POLICIES): ``excluded`` reads score_value / n_excluded, ``as_recorded`` reads
+    score_value_as_recorded / n_excluded_as_recorded (the same columns when those are absent); score_value is the
+    rater's score (NULL: not usable); human_mean the mean of the response's usable human scores under the same
+    policy (NULL: none), n_human_raters how many were averaged (0: none); response_chars the reply length, kept for
+    judge / metric / program raters only (the diagnostics' length correlations; NULL for a human rater's row, so
+    that human cells stay few); is_reference_system false when unknown.
+
+    A response's human means and counts (both policies) are one window over its group x response; the rows are then
+    counted once on both policies' values together and each policy's cells summed from those. Where scores take few
+    values (a 0-2 rubric) a million responses become a few hundred cells; continuous values (HANNA's metrics) stay
+    about one cell per row."""
+    rel = _relation(scores)
+    columns = set(rel.columns)
+    recorded = "score_value_as_recorded" if "score_value_as_recorded" in columns else "score_value"
+    n_recorded = "n_excluded_as_recorded" if "n_excluded_as_recorded" in columns else "n_excluded"
+    keys = f"{_KEYS}, rater_id, rater_kind, system_id, is_reference_system"
+    per_policy = " union all ".join(f"""
+select '{policy}' as judge_failure_policy, {keys}, score_{policy} as score_value, human_mean_{policy} as human_mean,
+       n_human_{policy} as n_human_raters, response_chars, sum(n_responses) as n_responses,
+       cast(sum(n_excluded_{policy}) as bigint) as n_excluded
+from both_policies
+group by {keys}, score_{policy}, human_mean_{policy}, n_human_{policy}, response_chars"""
+                             for policy in FAILURE_POLICIES)
+    human = "case when rater_kind = 'human' then score_{} end"
+    return rel.query("reliability_scores", f"""
+with typed as (
+    select cast(suite as varchar) as suite, cast(task as varchar) as task, cast(rubric_id as varchar) as rubric_id,
+           cast(rubric_version as integer) as rubric_version, cast(criterion as varchar) as criterion,
+           response_id, cast(system_id as varchar) as system_id,
+           coalesce(cast(is_reference_system as boolean), false) as is_reference_system,
+           case when rater_kind <> 'human' then try_cast(response_chars as bigint) end as response_chars,
+           cast(rater_id as varchar) as rater_id, cast(rater_kind as varchar) as rater_kind,
+           try_cast(score_value as double) as score_excluded, try_cast({recorded} as double) as score_as_recorded,
+           cast(n_excluded as bigint) as n_excluded_excluded, cast({n_recorded} as bigint) as n_excluded_as_recorded
+    from reliability_scores
+),
+with_human as (
+    select typed.*,
+           avg({human.format("excluded")}) over response as human_mean_excluded,
+           count({human.format("excluded")}) over response as n_human_excluded,
+           avg({human.format("as_recorded")}) over response as human_mean_as_recorded,
+           count({human.format("as_recorded")}) over response as n_human_as_recorded
+    from typed
+    window response as (partition by {_KEYS}, response_id)
+),
+-- one pass over the rows for both policies (most rows read alike under both), then each policy's cells
+both_policies as (
+    select {keys}, score_excluded, human_mean_excluded, n_human_excluded, score_as_recorded,
+           human_mean_as_recorded, n_human_as_recorded, response_chars, count(*) as n_responses,
+           sum(n_excluded_excluded) as n_excluded_excluded, sum(n_excluded_as_recorded) as n_excluded_as_recorded
+    from with_human
+    group by {keys}, score_excluded, human_mean_excluded, n_human_excluded, score_as_recorded,
+             human_mean_as_recorded, n_human_as_recorded, response_chars
+)
+{per_policy}""")
+
+
+def _relation(data):
+    """``data`` as a DuckDB relation: a relation as it is; a DataFrame on a new in-memory DuckDB (the relation keeps
+    its connection open)."""
+    if not isinstance(data, pd.DataFrame):
+        return data
+    import duckdb
+
+    return duckdb.connect().from_df(data)
+
+
+def _query(cells, sql: str):
+    """``sql`` over the table ``reliability_cells`` (``cells``: a relation or DataFrame of score_cells' rows), as an
+    Arrow table."""
+    table = _relation(cells).query("reliability_cells", sql).arrow()
+    return table.read_all() if hasattr(table, "read_all") else table
+
+
+def _flatten(table, column: str = "cells") -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """A list-of-structs column flattened: the row each element belongs to (non-decreasing), and each struct field
+    as numpy: booleans with NULL false, numbers as float with NULL as NaN, text as the rank of its value among the
+    field's distinct values sorted (NULL last), those values under ``<field>_values``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    lists = table.column(column).combine_chunks() if table.num_rows else \
+        pa.array([], table.schema.field(column).type)
+    parent = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+    values = pc.list_flatten(lists)
+    fields = {}
+    for i, field in enumerate(values.type):
+        arr = values.field(i)
+        if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
+            encoded = pc.dictionary_encode(arr, null_encoding="encode")
+            texts = encoded.dictionary.to_pylist()
+            order = sorted(range(len(texts)), key=lambda k: (texts[k] is None, texts[k] or ""))
+            rank = np.empty(len(texts), dtype=np.int64)
+            rank[order] = np.arange(len(texts), dtype=np.int64)
+            fields[field.name] = rank[encoded.indices.to_numpy(zero_copy_only=False)] if texts else \
+                np.zeros(len(arr), dtype=np.int64)
+            fields[f"{field.name}_values"] = [texts[k] for k in order]
+        elif pa.types.is_boolean(field.type):
+            fields[field.name] = arr.fill_null(False).to_numpy(zero_copy_only=False).astype(bool)
+        else:
+            fields[field.name] = arr.cast(pa.float64()).fill_null(float("nan")).to_numpy(zero_copy_only=False)
+    return parent, fields
+
+
+def _group_sums(key: np.ndarray, w: np.ndarray, *values: np.ndarray,
+                in_value_order: bool = False) -> tuple[np.ndarray, np.ndarray, list]:
+    """Per distinct key, ascending: the key, the sum of the weights w and, for each array of ``values``, the sum of
+    w x value. The cells are added in the order of (key, values..., w) (when they already come in the order of
+    (values..., w), ``in_value_order``, a stable sort on the key keeps it), so that a sum depends on the cells
+    only, not on the order DuckDB listed them in: equal system means stay equal from one build to the next."""
+    order = np.argsort(key, kind="stable") if in_value_order else np.lexsort((w,) + values[::-1] + (key,))
+    k = key[order]
+    if not k.size:
+        return k, np.zeros(0), [np.zeros(0) for _ in values]
+    starts = np.flatnonzero(np.concatenate([[True], k[1:] != k[:-1]]))
+    weights = w[order].astype(float)
+    return k[starts], np.add.reduceat(weights, starts), [np.add.reduceat(weights * v[order], starts) for v in values]
+
+
+def _rows(table, columns: list[str]) -> list[tuple]:
+    """``table``'s ``columns`` as one tuple per row (None for NULL)."""
+    return list(zip(*[table.column(c).to_pylist() for c in columns])) if table.num_rows else []
+
+
+def _slot_cells(parent: np.ndarray, slots: list[tuple[int, np.ndarray | None]]) -> tuple[np.ndarray, np.ndarray]:
+    """The flattened cells of each slot: ``slots`` = [(row j of the list query or -1 for none, a mask over the
+    cells or None)]; returns the cells' positions and each one's slot, in slot order and, inside a slot, in list
+    order (a row's cells are contiguous: parent is non-decreasing)."""
+    bounds = np.searchsorted(parent, np.arange(int(parent.max()) + 2 if parent.size else 1))
+    parts = [np.arange(bounds[j], bounds[j + 1]) if j >= 0 else np.array([], dtype=np.int64) for j, _ in slots]
+    parts = [at if mask is None else at[mask[at]] for at, (_, mask) in zip(parts, slots)]
+    if not parts:
+        return np.array([], dtype=np.int64), np.array([], dtype=np.int64)
+    return (np.concatenate(parts).astype(np.int64),
+            np.repeat(np.arange(len(parts), dtype=np.int64), [at.size for at in parts]))
+
+
 def _typed(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     """A DataFrame with stable nullable dtypes (so an all-NULL column keeps its SQL type and NaN becomes NULL)."""
     df = pd.DataFrame(rows, columns=columns)
@@ -95,7 +228,8 @@ def _typed(rows: list[dict], columns: list[str]) -> pd.DataFrame:
 
 
 _STRING_COLS = {"suite", "task", "rubric_id", "criterion", "rater_id", "rater_kind", "comparison", "level",
-                "ranker", "ranker_kind", "system_id", "coder_set", "judge_rater_id", "judge_rater_kind"}
+                "ranker", "ranker_kind", "system_id", "coder_set", "judge_rater_id", "judge_rater_kind",
+                "judge_failure_policy"}
 _INT_COLS = {"scale_min", "scale_max", "n_levels", "n_raters", "n_units", "n_units_rated",
              "n_units_pairable", "n_ratings_used", "n_ratings_excluded", "icc_k", "icc_n_units", "n_rater_pairs", "n",
              "n_systems", "n_items", "n_judge_scores_excluded", "n_items_with_text", "n_responses", "n_coders"}
@@ -251,14 +385,6 @@ def _response_info(frame: pd.DataFrame) -> pd.DataFrame:
         ["item_id", "system_id", "is_reference_system", "response_chars"]]
 
 
-def _paired_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """response x (every rater's score, human_mean) joined with the response info."""
-    wide = _matrix(frame)
-    hm = _human_mean(frame)
-    info = _response_info(frame)
-    return info.join(hm, how="left").join(wide, how="left")
-
-
 def _three_many(samples: list[tuple[np.ndarray, np.ndarray]]) -> list[dict]:
     """Kendall tau-b, Spearman and Pearson of every (x, y) sample (agreement.correlations_many: all samples in a few
     numpy passes, the values of kendall_tau_b / spearman_rho / pearson_r)."""
@@ -274,46 +400,97 @@ def _significant(a: np.ndarray, digits: int = 12) -> np.ndarray:
     return np.array([float(f"{v:.{digits}g}") for v in a], dtype=float)
 
 
-def judge_human_table(scores: pd.DataFrame) -> pd.DataFrame:
-    rows, samples = [], []
-    for key, frame in _groups(scores):
-        raters = frame[["rater_id", "rater_kind"]].drop_duplicates().sort_values(["rater_kind", "rater_id"])
-        if not (frame["rater_kind"] == "human").any():
+def judge_human_table(cells) -> pd.DataFrame:
+    """fct_judge_human_agreement (without direction): each rater against the human mean, per judge-failure policy x
+    group x rater x level x reference_system_included, on the responses both scored.
+
+    ``cells``: score_cells' rows (int_reliability_cells: a DuckDB relation or a DataFrame). Item level: the
+    correlations of the (score, human mean) cells weighted by their responses (agreement.correlations_from_cells:
+    the values of kendall_tau_b / spearman_rho / pearson_r on the responses). System level: per system the mean
+    score and mean human mean of those responses (_group_sums / their count), rounded to 12 significant digits as
+    before, then agreement.correlations_many. The rows of reference_system_included = false leave the reference
+    system's responses out; they exist only when the group has one."""
+    keys = ["judge_failure_policy"] + GROUP
+    raters = _query(cells, f"""
+select judge_failure_policy, {_KEYS}, rater_id, rater_kind, bool_or(is_reference_system) as any_ref
+from reliability_cells
+group by judge_failure_policy, {_KEYS}, rater_id, rater_kind""")
+    pairs = _query(cells, f"""
+select judge_failure_policy, {_KEYS}, rater_id,
+       list(struct_pack(x := score_value, y := human_mean, w := n_responses, is_ref := is_reference_system,
+                        system_id)) as cells
+from reliability_cells
+where score_value is not null and human_mean is not null
+group by judge_failure_policy, {_KEYS}, rater_id""")
+    parent, c = _flatten(pairs)
+    order = np.lexsort((c["w"], c["y"], c["x"], parent))  # each slot's cells sorted on (x, y, w): once, here
+    parent = parent[order]
+    x, y, w, is_ref, system = (c[f][order] for f in ("x", "y", "w", "is_ref", "system_id"))
+    # system level: per sample x system, over every cell and over the cells not of the reference system
+    n_codes = max(len(c["system_id_values"]), 1)
+    every = _group_sums(parent * n_codes + system, w, x, y, in_value_order=True)
+    no_ref = _group_sums((parent * n_codes + system)[~is_ref], w[~is_ref], x[~is_ref], y[~is_ref],
+                         in_value_order=True)
+    sample_of = {key: j for j, key in enumerate(_rows(pairs, keys + ["rater_id"]))}
+    # a sample whose cells are those of an earlier one (most raters read alike under both judge-failure policies)
+    # takes that one's correlations: each distinct set of cells is computed once
+    bounds = np.searchsorted(parent, np.arange(len(sample_of) + 1))
+    first: dict[bytes, int] = {}
+    same_as = [first.setdefault(b"".join(a[bounds[j]:bounds[j + 1]].tobytes() for a in (x, y, w, is_ref, system)), j)
+               for j in range(len(sample_of))] + [-1]  # same_as[-1]: no cells
+    groups: dict[tuple, list[tuple]] = {}
+    for *key, rater_id, rater_kind, any_ref in _rows(raters, keys + ["rater_id", "rater_kind", "any_ref"]):
+        groups.setdefault(tuple(key), []).append((rater_kind, rater_id, bool(any_ref)))
+    rows, slot_of, slots, system_samples = [], {}, [], []
+    for key in sorted(groups, key=_policy_group_order):
+        members = sorted(groups[key], key=lambda m: _null_last(m[:2]))
+        if not any(kind == "human" for kind, _, _ in members):
             continue
-        paired = _paired_frame(frame)
-        is_ref = paired["is_reference_system"].fillna(False).astype(bool).to_numpy()
-        has_ref = bool(is_ref.any())
-        system_code, _ = pd.factorize(paired["system_id"])
-        human = paired["human_mean"].to_numpy(float)
-        for rater_id, rater_kind in raters.itertuples(index=False):
-            comparison = "human_ceiling" if rater_kind == "human" else rater_kind
-            score = paired[rater_id].to_numpy(float) if rater_id in paired else np.full(len(paired), np.nan)
-            both = ~np.isnan(score) & ~np.isnan(human)
+        has_ref = any(any_ref for *_, any_ref in members)
+        for rater_kind, rater_id, _ in members:
+            j = same_as[sample_of.get(key + (rater_id,), -1)]
             for include_ref in ([True, False] if has_ref else [True]):
-                keep = both if include_ref else both & ~is_ref
-                x, y, codes = score[keep], human[keep], system_code[keep]
-                # system level: per system, the means over the responses both sides scored, rounded to 12
-                # significant digits so that equal means stay ties whatever order the sum took (tau-b and rho
-                # count ties)
-                present = np.unique(codes)
-                counts = np.bincount(codes)[present]
-                sys_x = _significant(np.bincount(codes, weights=x)[present] / counts)
-                sys_y = _significant(np.bincount(codes, weights=y)[present] / counts)
-                for level, sample in (("item", (x, y)), ("system", (sys_x, sys_y))):
-                    row = dict(key)
-                    row.update(rater_id=rater_id, rater_kind=rater_kind, comparison=comparison, level=level,
-                               reference_system_included=include_ref, suite_has_reference_system=has_ref,
-                               n_systems=int(present.size))
-                    rows.append(row)
-                    samples.append(sample)
-    # every correlation of every group at once (one scipy call each cost ~1 ms, most of this mart's build)
-    for row, res in zip(rows, _three_many(samples)):
-        row.update(n=res["n"], kendall_tau_b=res["kendall_tau_b"], spearman_rho=res["spearman_rho"],
-                   pearson_r=res["pearson_r"], correlation_reason=res["reason"])
-    return _typed(rows, JUDGE_HUMAN_COLUMNS)
+                if (j, include_ref) not in slot_of:
+                    slot_of[(j, include_ref)] = len(slots)
+                    slots.append((j, None if include_ref else ~is_ref))
+                    system_keys, counts, (sum_x, sum_y) = every if include_ref else no_ref
+                    lo, hi = np.searchsorted(system_keys, [j * n_codes, (j + 1) * n_codes]) if j >= 0 else (0, 0)
+                    system_samples.append((_significant(sum_x[lo:hi] / counts[lo:hi]),
+                                           _significant(sum_y[lo:hi] / counts[lo:hi])))
+                for level in ("item", "system"):
+                    row = dict(zip(keys, key))
+                    row.update(rater_id=rater_id, rater_kind=rater_kind,
+                               comparison="human_ceiling" if rater_kind == "human" else rater_kind, level=level,
+                               reference_system_included=include_ref, suite_has_reference_system=has_ref)
+                    rows.append((row, slot_of[(j, include_ref)]))
+    idx, slot = _slot_cells(parent, slots)
+    item = agreement.correlations_from_cells(slot, x[idx], y[idx], w[idx].astype(np.int64), len(slots))
+    system = _three_many(system_samples)
+    for row, t in rows:
+        row["n_systems"] = len(system_samples[t][0])
+        if row["level"] == "item":
+            tau, rho, r = item["kendall_tau_b"][t], item["spearman"][t], item["pearson"][t]
+            row.update(n=tau.n, kendall_tau_b=_val(tau), spearman_rho=_val(rho), pearson_r=_val(r),
+                       correlation_reason=tau.reason or rho.reason or r.reason)
+        else:
+            res = system[t]
+            row.update(n=res["n"], kendall_tau_b=res["kendall_tau_b"], spearman_rho=res["spearman_rho"],
+                       pearson_r=res["pearson_r"], correlation_reason=res["reason"])
+    return _typed([row for row, _ in rows], JUDGE_HUMAN_COLUMNS)
 
 
-JUDGE_HUMAN_COLUMNS = GROUP + [
+def _null_last(values: tuple) -> tuple:
+    """Sort key of a tuple of values: NULLs last (as SQL's nulls last), each position compared within its type."""
+    return tuple((v is None, v if v is not None else 0) for v in values)
+
+
+def _policy_group_order(key: tuple) -> tuple:
+    """Sort key of a (judge_failure_policy, *GROUP) tuple: the policies in FAILURE_POLICIES' order, then the group
+    (NULLs last)."""
+    return (FAILURE_POLICIES.index(key[0]),) + _null_last(key[1:])
+
+
+JUDGE_HUMAN_COLUMNS = ["suite", "judge_failure_policy"] + GROUP[1:] + [
     "rater_id", "rater_kind", "comparison", "level", "reference_system_included", "suite_has_reference_system",
     "n", "n_systems", "kendall_tau_b", "spearman_rho", "pearson_r", "correlation_reason",
 ]
@@ -327,54 +504,95 @@ def _round_half_up(a: np.ndarray) -> np.ndarray:
     return np.floor(a + 0.5)
 
 
-def judge_diagnostics_table(scores: pd.DataFrame) -> pd.DataFrame:
-    rows, length_samples = [], []
-    for key, frame in _groups(scores):
-        judges = sorted(frame.loc[frame["rater_kind"].isin(JUDGE_KINDS), "rater_id"].unique())
-        if not judges:
-            continue
-        paired = _paired_frame(frame)
-        kinds = frame.drop_duplicates("rater_id").set_index("rater_id")["rater_kind"]
-        excluded = frame.groupby("rater_id", observed=True)["n_excluded"].sum()
-        human = paired["human_mean"].to_numpy(float)
-        chars = paired["response_chars"].to_numpy(float)
-        for judge in judges:
-            score = paired[judge].to_numpy(float) if judge in paired else np.full(len(paired), np.nan)
-            keep = ~np.isnan(score) & ~np.isnan(human)
-            j, h = score[keep], human[keep]
-            n = int(keep.sum())
-            row = dict(key)
-            row.update(rater_id=judge, rater_kind=kinds[judge], n_items=n,
-                       n_judge_scores_excluded=int(excluded.get(judge, 0)))
-            if n == 0:
-                row.update(judge_mean=None, human_mean=None, mean_bias=None, judge_variance=None,
-                           human_mean_variance=None, same_level_share=None,
-                           diagnostics_reason="no response scored by both the judge and a human")
-            else:
-                row.update(judge_mean=float(j.mean()), human_mean=float(h.mean()), mean_bias=float((j - h).mean()),
-                           judge_variance=float(j.var(ddof=1)) if n >= 2 else None,
-                           human_mean_variance=float(h.var(ddof=1)) if n >= 2 else None,
-                           same_level_share=float(np.mean(_round_half_up(j) == _round_half_up(h))),
-                           diagnostics_reason=None if n >= 2 else "one item only: variance undefined")
-            with_text = keep & ~np.isnan(chars)
-            row["n_items_with_text"] = int(with_text.sum())
+def judge_diagnostics_table(cells) -> pd.DataFrame:
+    """fct_judge_diagnostics (without direction): AlpacaEval-style diagnostics of every judge / metric / program
+    rater, per judge-failure policy x group x rater, on the responses the rater and at least one human scored.
+
+    ``cells``: score_cells' rows (int_reliability_cells: a DuckDB relation or a DataFrame). n_judge_scores_excluded
+    sums the rater's n_excluded; means, sample variances (two-pass, n - 1) and the same-level share are sums over the
+    (score, human mean) cells weighted by their responses; the length correlations Spearman's rho of the (score,
+    length) and (human mean, length) cells (agreement.correlations_from_cells)."""
+    raters = _query(cells, f"""
+select judge_failure_policy, {_KEYS}, rater_id, rater_kind, cast(sum(n_excluded) as bigint) as n_excluded
+from reliability_cells
+group by judge_failure_policy, {_KEYS}, rater_id, rater_kind""")
+    pairs = _query(cells, f"""
+select judge_failure_policy, {_KEYS}, rater_id,
+       list(struct_pack(x := score_value, y := human_mean, chars := response_chars, w := n_responses)) as cells
+from reliability_cells
+where score_value is not null and human_mean is not null and rater_kind in {JUDGE_KINDS}
+group by judge_failure_policy, {_KEYS}, rater_id""")
+    parent, c = _flatten(pairs)
+    # the cells in one order whatever order DuckDB listed them in, so that the sums below are the same every build
+    order = np.lexsort((c["w"], c["chars"], c["y"], c["x"], parent))
+    parent, c = parent[order], {name: v[order] for name, v in c.items()}
+    sample_of = {key: j for j, key in enumerate(_rows(pairs, ["judge_failure_policy"] + GROUP + ["rater_id"]))}
+    judges: dict[tuple, dict[str, str]] = {}  # group -> judge -> its kind
+    excluded: dict[tuple, int] = {}  # group + (rater,) -> its rows not used, whatever its kind
+    for *key, rater_id, rater_kind, n_excluded in _rows(raters, ["judge_failure_policy"] + GROUP + [
+            "rater_id", "rater_kind", "n_excluded"]):
+        key = tuple(key)
+        excluded[key + (rater_id,)] = excluded.get(key + (rater_id,), 0) + int(n_excluded or 0)
+        if rater_kind in JUDGE_KINDS:
+            kinds = judges.setdefault(key, {})
+            kinds[rater_id] = min(kinds.get(rater_id, rater_kind), rater_kind)
+    rows, slots = [], []
+    for key in sorted(judges, key=_policy_group_order):
+        for judge in sorted(judges[key]):
+            slots.append((sample_of.get(key + (judge,), -1), None))
+            row = dict(zip(["judge_failure_policy"] + GROUP, key))
+            row.update(rater_id=judge, rater_kind=judges[key][judge],
+                       n_judge_scores_excluded=excluded[key + (judge,)])
             rows.append(row)
-            if row["n_items_with_text"]:
-                length_samples.append((len(rows) - 1, score[with_text], human[with_text], chars[with_text]))
-            else:
-                row.update(judge_length_spearman=None, human_length_spearman=None,
-                           length_reason="no response texts in this suite")
-    # every length correlation at once (agreement.correlations_many; the values of agreement.spearman_rho)
-    rho = agreement.correlations_many(
-        [pair for _, j, h, c in length_samples for pair in ((j, c), (h, c))], methods=("spearman",))["spearman"]
-    for k, (index, *_) in enumerate(length_samples):
-        lj, lh = rho[2 * k], rho[2 * k + 1]
-        rows[index].update(judge_length_spearman=_val(lj), human_length_spearman=_val(lh),
-                           length_reason=lj.reason or lh.reason)
+    idx, g = _slot_cells(parent, slots)
+    j, h, chars, w = (c["x"][idx], c["y"][idx], c["chars"][idx], c["w"][idx]) if idx.size else \
+        (np.array([]),) * 4
+    m = len(slots)
+
+    def total(values: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+        """Per slot: the sum of w x values (over the cells in keep)."""
+        if keep is None:
+            return np.bincount(g, weights=w * values, minlength=m)
+        return np.bincount(g[keep], weights=(w * values)[keep], minlength=m)
+
+    n = total(np.ones_like(w)).round().astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        judge_mean, human_mean, mean_bias = total(j) / n, total(h) / n, total(j - h) / n
+        judge_var = total((j - judge_mean[g]) ** 2) / (n - 1)
+        human_var = total((h - human_mean[g]) ** 2) / (n - 1)
+        same = total((_round_half_up(j) == _round_half_up(h)).astype(float)) / n
+    text = ~np.isnan(chars)
+    n_text = total(np.ones_like(w), text).round().astype(np.int64)
+    # Spearman's rho of sample 2t = (judge score, length) and 2t + 1 = (human mean, length) of slot t
+    gt, wt = g[text], w[text].astype(np.int64)
+    rho = agreement.correlations_from_cells(
+        np.concatenate([2 * gt, 2 * gt + 1]), np.concatenate([j[text], h[text]]),
+        np.concatenate([chars[text], chars[text]]), np.concatenate([wt, wt]), 2 * m, methods=("spearman",))["spearman"]
+    for t, row in enumerate(rows):
+        k = int(n[t])
+        row["n_items"] = k
+        if k == 0:
+            row.update(judge_mean=None, human_mean=None, mean_bias=None, judge_variance=None,
+                       human_mean_variance=None, same_level_share=None,
+                       diagnostics_reason="no response scored by both the judge and a human")
+        else:
+            row.update(judge_mean=float(judge_mean[t]), human_mean=float(human_mean[t]),
+                       mean_bias=float(mean_bias[t]), judge_variance=float(judge_var[t]) if k >= 2 else None,
+                       human_mean_variance=float(human_var[t]) if k >= 2 else None,
+                       same_level_share=float(same[t]),
+                       diagnostics_reason=None if k >= 2 else "one item only: variance undefined")
+        row["n_items_with_text"] = int(n_text[t])
+        if row["n_items_with_text"]:
+            lj, lh = rho[2 * t], rho[2 * t + 1]
+            row.update(judge_length_spearman=_val(lj), human_length_spearman=_val(lh),
+                       length_reason=lj.reason or lh.reason)
+        else:
+            row.update(judge_length_spearman=None, human_length_spearman=None,
+                       length_reason="no response texts in this suite")
     return _typed(rows, DIAGNOSTICS_COLUMNS)
 
 
-DIAGNOSTICS_COLUMNS = GROUP + [
+DIAGNOSTICS_COLUMNS = ["suite", "judge_failure_policy"] + GROUP[1:] + [
     "rater_id", "rater_kind", "n_items", "n_judge_scores_excluded", "judge_mean", "human_mean", "mean_bias",
     "judge_variance", "human_mean_variance", "same_level_share", "diagnostics_reason", "n_items_with_text",
     "judge_length_spearman", "human_length_spearman", "length_reason",
@@ -412,33 +630,68 @@ def _human_by_system(frame: pd.DataFrame) -> pd.DataFrame:
     return _human_mean(frame).join(_response_info(frame)["system_id"])
 
 
-def system_rankings_table(scores: pd.DataFrame, directions: pd.DataFrame | None = None) -> pd.DataFrame:
+def system_rankings_table(cells, directions: pd.DataFrame | None = None) -> pd.DataFrame:
+    """fct_system_rankings (mean_score as DOUBLE): systems ranked per group by each rater's mean and by the mean of
+    the responses' human means; one row per group x ranker (every rater with a usable score in the group, and
+    human_mean) x system (the systems with a usable score), under the judge-failure policy ``excluded``.
+
+    ``cells``: score_cells' rows (int_reliability_cells: a DuckDB relation or a DataFrame). A rater's mean is the
+    weighted mean of its score cells; the human_mean ranker's, the mean over responses of their human mean (a
+    response with k usable human scores is in k human cells: their responses / k count it once). Sums by
+    _group_sums, means rounded to 12 significant digits as before, then ranked by agreement.average_ranks in the
+    criterion's direction (``directions``, as _direction reads it); a ranker without a score of a system gets
+    n_responses 0 and NULL mean and rank."""
+    table = _query(cells, f"""
+with used as (
+    select * from reliability_cells where judge_failure_policy = 'excluded' and score_value is not null
+),
+human as (
+    select {_KEYS}, system_id, bool_or(is_reference_system) as is_reference_system, human_mean,
+           sum(n_responses) // n_human_raters as n
+    from used
+    where rater_kind = 'human'
+    group by {_KEYS}, system_id, human_mean, n_human_raters
+)
+select {_KEYS}, rater_id as ranker, min(rater_kind) as ranker_kind,
+       list(struct_pack(system_id, is_ref := is_reference_system, x := score_value, w := n_responses)) as cells
+from used
+group by {_KEYS}, rater_id
+union all
+select {_KEYS}, 'human_mean' as ranker, 'human_mean' as ranker_kind,
+       list(struct_pack(system_id, is_ref := is_reference_system, x := human_mean, w := n)) as cells
+from human
+group by {_KEYS}""")
+    parent, c = _flatten(table)
+    names = c.get("system_id_values", [])
+    n_codes = max(len(names), 1)
+    system_keys, counts, (sums, refs) = _group_sums(parent * n_codes + c["system_id"], c["w"], c["x"],
+                                                    c["is_ref"].astype(float))
+    groups: dict[tuple, list[tuple]] = {}  # group -> [(ranker, kind, row of the list query)]
+    for j, (*key, ranker, kind) in enumerate(_rows(table, GROUP + ["ranker", "ranker_kind"])):
+        groups.setdefault(tuple(key), []).append((ranker, kind, j))
     rows = []
-    for key, frame in _groups(scores):
-        if frame["score_value"].notna().sum() == 0:
-            continue
-        higher = _direction(directions, key)
-        human = _human_by_system(frame)
-        means = _system_means(frame, human)
-        counts = frame[frame["score_value"].notna()].groupby(["system_id", "rater_id"]).size().unstack()
-        hcount = human.groupby("system_id").size()
-        kinds = frame.drop_duplicates("rater_id").set_index("rater_id")["rater_kind"].to_dict()
-        refs = frame.drop_duplicates("system_id").set_index("system_id")["is_reference_system"].to_dict()
-        systems = list(means.index)
-        is_ref = [bool(refs.get(system_id, False)) for system_id in systems]
-        for ranker in means.columns:
-            col = means[ranker].to_numpy(float)
-            ranks = agreement.average_ranks(col, higher)
-            if ranker == "human_mean":
-                n = hcount.reindex(means.index)
-            else:
-                n = counts[ranker].reindex(means.index) if ranker in counts else pd.Series(0, index=means.index)
-            n = n.to_numpy(dtype=float, na_value=0.0)
-            ranker_kind = "human_mean" if ranker == "human_mean" else kinds.get(ranker)
-            for system_id, ref, count, mean, rank in zip(systems, is_ref, n, col, ranks):
-                row = dict(key)
-                row.update(ranker=ranker, ranker_kind=ranker_kind, system_id=system_id, is_reference_system=ref,
-                           n_responses=int(count), mean_score=None if np.isnan(mean) else float(mean),
+    for key in sorted(groups, key=_null_last):
+        higher = _direction(directions, dict(zip(GROUP, key)))
+        # the human_mean ranker even without a human score (then no mean, no rank), last
+        entries = sorted((e for e in groups[key] if e[1] != "human_mean"), key=lambda e: e[0])
+        human = [e for e in groups[key] if e[1] == "human_mean"]
+        entries.append(human[0] if human else ("human_mean", "human_mean", -1))
+        per_ranker, is_ref = [], {}
+        for _, _, j in entries:
+            lo, hi = np.searchsorted(system_keys, [j * n_codes, (j + 1) * n_codes]) if j >= 0 else (0, 0)
+            codes = system_keys[lo:hi] - j * n_codes
+            per_ranker.append(dict(zip(codes.tolist(), zip(counts[lo:hi].tolist(), (sums[lo:hi] / counts[lo:hi])))))
+            for code, ref in zip(codes.tolist(), refs[lo:hi] > 0):
+                is_ref[code] = is_ref.get(code, False) or bool(ref)
+        systems = sorted(is_ref)  # codes in the order of the system ids
+        for (ranker, kind, _), by_code in zip(entries, per_ranker):
+            means = _significant(np.array([by_code[k][1] if k in by_code else np.nan for k in systems], dtype=float))
+            ranks = agreement.average_ranks(means, higher)
+            for code, mean, rank in zip(systems, means, ranks):
+                row = dict(zip(GROUP, key))
+                row.update(ranker=ranker, ranker_kind=kind, system_id=names[code], is_reference_system=is_ref[code],
+                           n_responses=int(by_code[code][0]) if code in by_code else 0,
+                           mean_score=None if np.isnan(mean) else float(mean),
                            system_rank=None if np.isnan(rank) else float(rank), higher_is_better=higher)
                 rows.append(row)
     return _typed(rows, RANKING_COLUMNS)
