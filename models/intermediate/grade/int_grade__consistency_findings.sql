@@ -42,50 +42,81 @@ finding_counts as (
     group by item_id, system_id
 ),
 
+-- the word-token work is done once per distinct text of a task x run (runs often repeat a finding word for word)
+texts as (
+    select
+        item_id,
+        system_id,
+        text_value,
+        dense_rank() over (partition by item_id, system_id order by text_value) as text_id
+    from (select distinct item_id, system_id, text_value from findings) as distinct_texts
+),
+
+finding_texts as (
+    select f.item_id, f.system_id, f.k, t.text_id
+    from findings as f
+    inner join texts as t
+        on t.item_id = f.item_id and t.system_id = f.system_id and t.text_value = f.text_value
+),
+
 tokens as (
-    select distinct item_id, system_id, k, token
+    select distinct item_id, system_id, text_id, token
     from (
-        select item_id, system_id, k, {{ split_pieces('trim(' ~ grade_word_text('text_value') ~ ')', ' ') }} as token
-        from findings
+        select item_id, system_id, text_id,
+               {{ split_pieces('trim(' ~ grade_word_text('text_value') ~ ')', ' ') }} as token
+        from texts
     ) as pieces
     where token <> ''
 ),
 
 token_counts as (
-    select item_id, system_id, k, count(*) as n_tokens
+    select item_id, system_id, text_id, count(*) as n_tokens
     from tokens
-    group by item_id, system_id, k
+    group by item_id, system_id, text_id
 ),
 
-shared_tokens as (
-    select a.item_id, a.system_id, a.k, b.k as j, count(*) as n_shared
-    from tokens as a
-    inner join tokens as b
-        on b.item_id = a.item_id
-       and b.system_id = a.system_id
-       and b.token = a.token
-       and b.k < a.k
-    group by a.item_id, a.system_id, a.k, b.k
+-- pairs of texts (text_a <= text_b) with token Jaccard >= 0.5: 2 |A & B| >= |A | B|; a text with a word token
+-- matches itself, one without matches nothing
+text_matches as (
+    select s.item_id, s.system_id, s.text_a, s.text_b
+    from (
+        select a.item_id, a.system_id, a.text_id as text_a, b.text_id as text_b, count(*) as n_shared
+        from tokens as a
+        inner join tokens as b
+            on b.item_id = a.item_id
+           and b.system_id = a.system_id
+           and b.token = a.token
+           and b.text_id >= a.text_id
+        group by a.item_id, a.system_id, a.text_id, b.text_id
+    ) as s
+    inner join token_counts as ca
+        on ca.item_id = s.item_id and ca.system_id = s.system_id and ca.text_id = s.text_a
+    inner join token_counts as cb
+        on cb.item_id = s.item_id and cb.system_id = s.system_id and cb.text_id = s.text_b
+    where 2 * s.n_shared >= ca.n_tokens + cb.n_tokens - s.n_shared
 ),
 
--- for each finding k, the earlier findings j it matches (token Jaccard >= 0.5), as bit masks: bit (j - 1) mod 62
--- of word (j - 1) div 62
+-- for each finding k, the earlier findings j it matches, as bit masks: bit (j - 1) mod 62 of word (j - 1) div 62
 match_masks as (
     select
-        s.item_id,
-        s.system_id,
-        s.k,
+        f.item_id,
+        f.system_id,
+        f.k,
         {%- for w in range(words) %}
-        cast(sum(case when s.j between {{ 62 * w + 1 }} and {{ 62 * w + 62 }}
-                      then cast(power(2, s.j - {{ 62 * w + 1 }}) as bigint) else 0 end) as bigint) as m{{ w }}{{ ',' if not loop.last }}
+        cast(sum(case when e.k between {{ 62 * w + 1 }} and {{ 62 * w + 62 }}
+                      then cast(power(2, e.k - {{ 62 * w + 1 }}) as bigint) else 0 end) as bigint) as m{{ w }}{{ ',' if not loop.last }}
         {%- endfor %}
-    from shared_tokens as s
-    inner join token_counts as ca
-        on ca.item_id = s.item_id and ca.system_id = s.system_id and ca.k = s.k
-    inner join token_counts as cb
-        on cb.item_id = s.item_id and cb.system_id = s.system_id and cb.k = s.j
-    where 2 * s.n_shared >= ca.n_tokens + cb.n_tokens - s.n_shared
-    group by s.item_id, s.system_id, s.k
+    from finding_texts as f
+    inner join finding_texts as e
+        on e.item_id = f.item_id
+       and e.system_id = f.system_id
+       and e.k < f.k
+    inner join text_matches as m
+        on m.item_id = f.item_id
+       and m.system_id = f.system_id
+       and m.text_a = least(f.text_id, e.text_id)
+       and m.text_b = greatest(f.text_id, e.text_id)
+    group by f.item_id, f.system_id, f.k
 )
 
 select

@@ -13,8 +13,8 @@ Two checks on every SQL model of dbt's manifest (``dbt compile`` on the DuckDB t
 
 Models tagged ``duckdb_only`` (disabled on Spark, listed in the README) are transpiled too, but their findings are
 notes, not failures. The portable SQL forms of Python marts (models/marts/spark/, disabled on DuckDB) are compiled
-in place of their Python twins (var portable_forms_on_duckdb) and checked as portable models. Exit status 1 when a portable model or macro has a finding; each line names the file, the line
-and the construct.
+in place of their Python twins (var portable_forms_on_duckdb) and checked as portable models. Exit status 1 when
+a portable model or macro has a finding; each line names the file, the line and the construct.
 
 Usage: python -m evalhouse.lint.sql_portability [--project DIR] [--manifest PATH] [--no-compile]
 """
