@@ -43,8 +43,9 @@ lint-python: setup
 lint: setup lint-python
 	$(BIN)/sqlfluff lint models macros tests
 
-# Engine-specific SQL only inside dispatch macros: dbt compile (DuckDB), then sqlglot DuckDB -> Spark with unsupported
-# constructs raised, plus the project's rules for what sqlglot misses (python/evalhouse/lint/sql_portability.py).
+# Engine-specific SQL only inside dispatch macros: dbt compile (DuckDB; var portable_forms_on_duckdb, so the Spark forms
+# of Python marts in models/marts/spark/ are compiled too), then sqlglot DuckDB -> Spark with unsupported constructs
+# raised, plus the project's rules for what sqlglot misses (python/evalhouse/lint/sql_portability.py).
 # It compiles against the DuckDB build (some models read built tables while compiling): make build first when there
 # is none; in `make test` it runs after the build.
 lint-sql: setup
@@ -61,7 +62,8 @@ $(BIN)/.spark-installed: requirements-spark.txt $(BIN)/.installed
 spark-setup: $(BIN)/.spark-installed
 
 # The portable core on local Spark (`dbt build --target spark`, warehouse + metastore under warehouse/build/spark),
-# then every mart both builds have compared row by row with the DuckDB build (DECIMAL exact, floats to 1e-9).
+# then every mart both builds have compared row by row with the DuckDB build (DECIMAL exact, floats to 1e-9; the
+# bounds of fct_model_run_score_intervals, drawn by another PRNG on Spark, for NULL only).
 # Needs Java 17+ and the DuckDB build (its landing files are Spark's input too): run here first when there is none.
 spark-test: spark-setup
 	@test -f warehouse/build/evalhouse.duckdb || { echo "spark-test: no DuckDB build yet: running make build first"; $(MAKE) dbt-build; }

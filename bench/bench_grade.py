@@ -1,5 +1,6 @@
 """GRADE benchmark: 10k tasks x 10 models x 5 runs x 10 facts (5M fact checks) through grounding (SQL tolerance
-join, fct_grade__fact_checks) and consistency (Python model, fct_grade__consistency).
+join, fct_grade__fact_checks) and consistency (portable SQL: int_grade__consistency_findings, _clusters and
+fct_grade__consistency).
 
     .venv/bin/python bench/bench_grade.py [--tasks 10000 --models 10 --runs 5 --facts 10]
 
@@ -139,7 +140,8 @@ def main() -> None:
           f"{counts['response_labels']:,}, gold {counts['gold']:,})")
     print(f"dbt build (whole selection incl. start-up, staging, tests): {t_dbt:.1f} s")
     grounding = ["int_response_labels", "int_gold", "int_responses", "fct_grade__fact_checks"]
-    for node in grounding + ["stg_grade__response_items", "fct_grade__consistency"]:
+    for node in grounding + ["stg_grade__response_items", "int_grade__consistency_findings",
+                             "int_grade__consistency_clusters", "fct_grade__consistency"]:
         print(f"  {node:32s} {timing.get(node, float('nan')):7.2f} s")
     print(f"grounding path (check + landing, labels + gold + responses + fact checks): "
           f"{t_land + sum(timing.get(n, 0) for n in grounding):.1f} s")

@@ -62,3 +62,23 @@ concat(' ', trim(regexp_replace({{ grade_casefold(expr) }}, '[^\\p{L}\\p{N}]+', 
 {% macro duckdb__grade_word_text(expr) -%}
 (' ' || trim(regexp_replace({{ grade_casefold(expr) }}, '[^\pL\pN]+', ' ', 'g')) || ' ')
 {%- endmacro %}
+
+
+{#- grade_has_letter(expr): true when the text holds a Unicode letter (\pL); Spark's literals need the backslash
+    doubled. -#}
+{% macro grade_has_letter(expr) -%}
+  {{ return(adapter.dispatch('grade_has_letter', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__grade_has_letter(expr) -%}
+({{ expr }} rlike '\\p{L}')
+{%- endmacro %}
+{% macro duckdb__grade_has_letter(expr) -%}
+regexp_matches({{ expr }}, '\pL')
+{%- endmacro %}
+
+
+{#- grade_consistency_mask_words(): BIGINT words of 62 bits that fct_grade__consistency's greedy finding clustering
+    keeps its unique findings in: 4 words = at most 248 top-3 key findings per task x run (82 runs of 3). -#}
+{% macro grade_consistency_mask_words() -%}
+  {{ return(4) }}
+{%- endmacro %}

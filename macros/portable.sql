@@ -145,3 +145,72 @@ regexp_replace({{ expr }}, {{ pattern }}, {{ replacement }}, 'g')
 cast(cast({{ a }} as decimal(37, 18)) {{ op }} cast({{ b }} as decimal(37, 18)) as decimal(38, 18))
 {%- endmacro %}
 {% macro duckdb__decimal_38_18_add(a, op, b) -%}({{ a }} {{ op }} {{ b }}){%- endmacro %}
+
+{#- is_blank(expr): true when the text is empty or holds only whitespace as Python's str.isspace() defines it (so
+    `not text.strip()`): tab to carriage return, U+001C-U+001F, space, U+0085, U+00A0, U+1680, U+2000-U+200A,
+    U+2028, U+2029, U+202F, U+205F, U+3000. NULL for NULL. Spark's literals read a backslash as an escape: doubled. -#}
+{% macro is_blank(expr) -%}
+  {{ return(adapter.dispatch('is_blank', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro blank_pattern() -%}
+^[\x{9}-\x{d}\x{1c}-\x{20}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*$
+{%- endmacro %}
+{% macro default__is_blank(expr) -%}
+({{ expr }} rlike '{{ blank_pattern() | replace("\\", "\\\\") }}')
+{%- endmacro %}
+{% macro duckdb__is_blank(expr) -%}
+regexp_matches({{ expr }}, '{{ blank_pattern() }}')
+{%- endmacro %}
+
+
+{#- recursive_cte_limit(kind, value): a pre-hook statement raising an engine's limit on recursive CTEs for the
+    session: kind 'level' (iterations; Spark's default is 100) or 'row' (rows produced; Spark's default 1,000,000),
+    -1 = no limit. DuckDB has neither limit: no statement (dbt skips an empty hook). -#}
+{% macro recursive_cte_limit(kind, value) -%}
+  {%- if kind not in ('level', 'row') -%}{{ exceptions.raise_compiler_error("recursive_cte_limit: kind is 'level' or 'row', not " ~ kind) }}{%- endif -%}
+  {{ return(adapter.dispatch('recursive_cte_limit', 'evalhouse')(kind, value)) }}
+{%- endmacro %}
+{% macro default__recursive_cte_limit(kind, value) -%}
+set spark.sql.cteRecursion{{ 'Level' if kind == 'level' else 'Row' }}Limit = {{ value }}
+{%- endmacro %}
+{% macro duckdb__recursive_cte_limit(kind, value) -%}{%- endmacro %}
+
+{#- half_up_units(expr, scale, max_exp2): round(x * 10^scale) half-up as an exact DECIMAL(38, 0), for a DOUBLE x in
+    [0, 2^max_exp2), from x's exact binary value: Python's Decimal(x).quantize(Decimal(10) ** -scale, ROUND_HALF_UP)
+    counted in units of 10^-scale, and the same on every engine (a plain cast does not do that: DuckDB rounds
+    x * 10^scale computed in double, 0.75141577821049998... became ...211, and Spark rounds x's shortest decimal text).
+    x is scaled by a power of two 2^s into [2^54, 2^62) (exact, and an integer there; 8 ranges of s, from
+    x >= 2^(max_exp2 - 8) down to x >= 2^(max_exp2 - 64); a smaller x rounds to 0 at any scale <= 12), then
+    floor((N * 10^scale + 2^(s - 1)) / 2^s) in DECIMAL(38, 0) integer arithmetic. scale 0-12, max_exp2 0-8; NULL for
+    NULL; a negative x or x >= 2^max_exp2 gives a wrong value, so keep to shares, means and bounded scores. -#}
+{% macro half_up_units(expr, scale, max_exp2) -%}
+{%- if scale not in range(0, 13) or max_exp2 not in range(0, 9) -%}
+  {{ exceptions.raise_compiler_error("half_up_units: scale is 0-12 and max_exp2 0-8, not " ~ scale ~ ", " ~ max_exp2) }}
+{%- endif -%}
+case
+{%- for j in range(8) %}
+{%- set s = 62 - max_exp2 + 8 * j %}
+{%- set a = "(cast(cast((" ~ expr ~ ") * cast('" ~ (2 ** s) ~ "' as double) as bigint) as decimal(38, 0)) * cast('" ~ (10 ** scale) ~ "' as decimal(38, 0)) + cast('" ~ (2 ** (s - 1)) ~ "' as decimal(38, 0)))" %}
+    when ({{ expr }}) >= cast('{{ 2 ** (max_exp2 - 8 * j - 8) if max_exp2 - 8 * j - 8 >= 0 else (1 / 2 ** (8 * j + 8 - max_exp2)) | string }}' as double)
+        then cast(round(cast({{ a }} - {{ a }} % cast('{{ 2 ** s }}' as decimal(38, 0)) as double) / cast('{{ 2 ** s }}' as double)) as decimal(38, 0))
+{%- endfor %}
+    when ({{ expr }}) >= 0 then cast(0 as decimal(38, 0))
+end
+{%- endmacro %}
+
+{#- decimal_half_up(expr, scale): a DOUBLE in [0, 2) as DECIMAL(18, scale) rounded half-up from its exact binary value,
+    as Python's Decimal(x).quantize(Decimal(10) ** -scale, ROUND_HALF_UP) (half_up_units; the same on every engine). -#}
+{#- The units are cast to DECIMAL(18, 0) before the product: Spark types DECIMAL(38, 0) x DECIMAL(13, 12) as (52, 12)
+    and, past 38 digits, cuts the scale to 6 (0.824829747952 came out 0.824830000000). -#}
+{% macro decimal_half_up(expr, scale) -%}
+cast(cast({{ half_up_units(expr, scale, 1) }} as decimal(18, 0))
+     * cast({{ '1' if scale == 0 else '0.' ~ '0' * (scale - 1) ~ '1' }} as decimal({{ scale + 1 }}, {{ scale }})) as decimal(18, {{ scale }}))
+{%- endmacro %}
+
+{#- series_rows(n): select-list fragment giving one row per integer 0 .. n - 1 (n >= 1; an integer expression of the
+    row, or a literal). -#}
+{% macro series_rows(n) -%}
+  {{ return(adapter.dispatch('series_rows', 'evalhouse')(n)) }}
+{%- endmacro %}
+{% macro default__series_rows(n) -%}explode(sequence(cast(0 as bigint), cast({{ n }} as bigint) - 1)){%- endmacro %}
+{% macro duckdb__series_rows(n) -%}unnest(range(cast({{ n }} as bigint))){%- endmacro %}

@@ -59,3 +59,32 @@ def copy_project(dst: Path, *, built: bool = False) -> Path:
         shutil.copytree(landing_dir(), dst / "warehouse" / "build" / "landing")
         shutil.copy2(paths.published_db(), dst / "warehouse" / "evalhouse.duckdb")
     return dst
+
+
+# The portable SQL forms and the portable-statistics analyses, compiled once for DuckDB (var portable_forms_on_duckdb
+# enables the Spark forms of Python marts there), for the tests that run their SQL on the bundled data and fixtures.
+PORTABLE_NODES = {
+    "fct_model_run_score_intervals": "models/marts/spark/fct_model_run_score_intervals.sql",
+    "int_grade__consistency_findings": "models/intermediate/grade/int_grade__consistency_findings.sql",
+    "int_grade__consistency_clusters": "models/intermediate/grade/int_grade__consistency_clusters.sql",
+    "fct_grade__consistency": "models/marts/grade/fct_grade__consistency.sql",
+    "portable_stats_kendall_tau_b": "analyses/portable_stats_kendall_tau_b.sql",
+    "portable_stats_kendall_tau_b_ungrouped": "analyses/portable_stats_kendall_tau_b_ungrouped.sql",
+    "portable_stats_percentile_bootstrap": "analyses/portable_stats_percentile_bootstrap.sql",
+}
+
+
+@pytest.fixture(scope="session")
+def portable_sql(tmp_path_factory) -> dict[str, str]:
+    """{node name: its SQL compiled for DuckDB}: one `dbt compile` of PORTABLE_NODES (a throw-away DuckDB file, so a
+    build of the repo is not touched; named evalhouse.duckdb, as the relations are named by database); the SQL reads "evalhouse"."main".<ref> (the built warehouse's catalog, or an
+    in-memory database attached as evalhouse)."""
+    tmp = tmp_path_factory.mktemp("portable_sql")
+    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT),
+               EVALHOUSE_DB=str(tmp / "evalhouse.duckdb"), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    dbt = Path(sys.executable).with_name("dbt")
+    subprocess.run([str(dbt), "compile", "--quiet", "--select", *PORTABLE_NODES, "--vars",
+                    "{portable_forms_on_duckdb: true}", "--target-path", str(tmp / "target"),
+                    "--log-path", str(tmp / "logs")], cwd=PROJECT, env=env, check=True, capture_output=True)
+    compiled = tmp / "target" / "compiled" / "evalhouse"
+    return {name: (compiled / path).read_text(encoding="utf-8") for name, path in PORTABLE_NODES.items()}

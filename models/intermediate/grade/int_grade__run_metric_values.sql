@@ -22,4 +22,4 @@ select
     metric_key,
     cast({{ grade_parse_number('token') }} as double) as metric_value
 from single
-where not {{ regex_contains("replace(label_value, token, '')", "'\\pL'") }}
+where not {{ grade_has_letter("replace(label_value, token, '')") }}

@@ -1,6 +1,8 @@
 """GRADE consistency (C4): how stable a model's output is over repeated runs of the same task.
 
-Pure functions, no I/O. Used by the Python dbt model ``fct_grade__consistency`` and by ``bench/bench_grade.py``.
+Pure functions (and :func:`consistency_table`, which reads the mart's four inputs from a DuckDB connection). The
+reference for the portable SQL model ``fct_grade__consistency`` (DuckDB and Spark):
+python/tests/test_grade_consistency_sql.py compares the two on the bundled data and on edge cases.
 Spec: GRADE methodology (seed 003), "Consistency": a weighted combination of three sub-metrics in [0, 1]
 
 =====================  ======  ==========================================================================
@@ -275,3 +277,53 @@ def consistency_from_parts(runs_findings: Sequence[Sequence[str]], mv: StatResul
     total_w = sum(weights[k] for k in defined)
     value = sum(weights[k] * v for k, v in defined.items()) / total_w
     return ConsistencyResult(fs, rs, mv, value, ",".join(defined), None, len(runs_findings))
+
+
+def consistency_table(con, schema: str = "main") -> list[dict]:
+    """The rows of ``fct_grade__consistency`` computed by this module from the mart's inputs in ``schema`` of a DuckDB
+    connection (int_grade__tasks, int_grade__responses, int_grade__response_texts, int_grade__run_metric_values):
+    one dict per pack x task x run (system_id) with the mart's columns; ``consistency`` a Decimal rounded half-up to
+    12 decimals. The reference the SQL model is tested against (the former Python model's body)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    no_metric = StatResult(None, 0, "no numeric structured_metrics key in 2 or more runs")
+    task_of = {item: (pack, task) for pack, task, item in
+               con.execute(f"select pack_id, task_id, item_id from {schema}.int_grade__tasks").fetchall()}
+    findings = con.execute(f"""
+        select r.item_id, r.system_id, r.repetition, t.text_value
+        from {schema}.int_grade__response_texts as t
+        inner join {schema}.int_grade__responses as r on r.response_id = t.response_id
+        where t.text_kind = 'key_finding' and t.position <= 3
+        order by r.item_id, r.system_id, r.repetition, t.position""").fetchall()
+    groups = con.execute(f"""
+        select item_id, system_id, list(repetition order by repetition) from {schema}.int_grade__responses
+        group by item_id, system_id order by item_id, system_id""").fetchall()
+    sep = chr(31)  # unit separator: never inside an item id or a run name
+    metrics = con.execute(f"""select item_id || chr(31) || system_id, metric_key, metric_value
+                              from {schema}.int_grade__run_metric_values""").fetchall()
+    mv = metric_variance_by_group([m[0] for m in metrics], [m[1] for m in metrics],
+                                  [float("nan") if m[2] is None else m[2] for m in metrics]) if metrics else {}
+    by_group: dict = {}
+    for item, system, run, text in findings:
+        by_group.setdefault((item, system), {}).setdefault(run, []).append(text)
+    out = []
+    for item, system, runs in groups:
+        if item not in task_of:
+            continue
+        per_run = by_group.get((item, system), {})
+        res = consistency_from_parts([per_run.get(r, []) for r in runs], mv.get(item + sep + system, no_metric))
+        pack, task = task_of[item]
+        out.append({
+            "pack_id": pack, "task_id": task, "item_id": item, "system_id": system, "n_repetitions": len(runs),
+            "finding_stability": res.finding_stability.value, "n_unique_findings": res.finding_stability.n,
+            "finding_stability_reason": res.finding_stability.reason,
+            "ranking_stability": res.ranking_stability.value, "n_repetition_pairs_ranked": res.ranking_stability.n,
+            "ranking_stability_reason": res.ranking_stability.reason,
+            "metric_variance": res.metric_variance.value, "n_metric_keys": res.metric_variance.n,
+            "metric_variance_reason": res.metric_variance.reason,
+            "consistency": None if res.consistency is None else
+            Decimal(res.consistency).quantize(Decimal("1e-12"), rounding=ROUND_HALF_UP),
+            "sub_metrics_used": res.weights_used,
+            "consistency_reason": res.reason,
+        })
+    return out

@@ -14,8 +14,9 @@ Two checks on every SQL model and data test of dbt's manifest (``dbt compile`` o
 Generic data tests of portable models run on Spark too (their compiled SQL and the project's generic-test macros are
 checked as a portable model's); singular tests (excluded on Spark) and tests of duckdb_only models give notes.
 Models tagged ``duckdb_only`` (disabled on Spark, listed in the README) are transpiled too, but their findings are
-notes, not failures. Exit status 1 when a portable model or macro has a finding; each line names the file, the line
-and the construct.
+notes, not failures. The portable SQL forms of Python marts (models/marts/spark/, disabled on DuckDB) are compiled
+in place of their Python twins (var portable_forms_on_duckdb) and checked as portable models. Exit status 1 when
+a portable model or macro has a finding; each line names the file, the line and the construct.
 
 Usage: python -m evalhouse.lint.sql_portability [--project DIR] [--manifest PATH] [--no-compile]
 """
@@ -205,11 +206,17 @@ def check_manifest(manifest: dict, project: Path = Path("."), project_name: str 
     return sorted(set(findings), key=lambda f: (not f.portable, f.path, f.line, f.construct))
 
 
+# The portable SQL forms of Python marts (models/marts/spark/) are disabled on DuckDB; this var compiles them there in
+# place of their Python twins (dbt_project.yml), so the SQL Spark builds is checked too.
+PORTABLE_FORMS_VARS = "{portable_forms_on_duckdb: true}"
+
+
 def compile_project(project: Path) -> None:
-    """`dbt compile` on the default (DuckDB) target: writes target/manifest.json with every compiled model."""
+    """`dbt compile` on the default (DuckDB) target, the portable SQL forms of Python marts enabled in place of their
+    Python twins (PORTABLE_FORMS_VARS): writes target/manifest.json with every compiled SQL model."""
     env = dict(os.environ, DBT_PROFILES_DIR=str(project), EVALHOUSE_PROJECT_DIR=str(project))
     dbt = Path(sys.executable).with_name("dbt")
-    subprocess.run([str(dbt), "compile", "--quiet"], cwd=project, env=env, check=True)
+    subprocess.run([str(dbt), "compile", "--quiet", "--vars", PORTABLE_FORMS_VARS], cwd=project, env=env, check=True)
 
 
 def main(argv: list[str] | None = None) -> int:
