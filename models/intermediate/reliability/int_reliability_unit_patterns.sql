@@ -1,7 +1,7 @@
 -- The reliability marts' sufficient statistics (fct_interrater_reliability, fct_coder_set_alpha): the scores of
 -- int_reliability_scores counted by unit pattern instead of listed row by row. A unit is a response of a suite x task
--- x rubric version x criterion; its human pattern (human_scores) is the list of its usable human scores,
--- {rater_id, score_value} in rater_id order (empty when none was usable).
+-- x rubric version x criterion (int_reliability_units); its human pattern (human_scores) is the list of its usable
+-- human scores, {rater_id, score_value} in rater_id order (empty when none was usable).
 -- The human raters' rows (judge_rater_id NULL): one per group x system x human pattern, counting every response with
 -- a human rating row, usable or not. A judge's rows (a judge or program rater; a metric scores on its own scale, not
 -- the rubric's, and is never a coder): one per group x judge x system x human pattern x judge_score, counting the
@@ -10,59 +10,44 @@
 -- and the system means depend on the units only through these counts (evalhouse.stats.unit_patterns,
 -- evalhouse.stats.reliability): 100k responses x 2 raters on a 0-2 scale are at most 9 rows per system.
 {{ config(materialized='table') }}
-with units as (
-    -- one row per group x response: its usable human scores and judge / program scores, sorted (list_sort of a
-    -- plain list: an ordered aggregate, list(... order by ...), is ~4x slower on 400k units)
-    select
-        suite, task, rubric_id, rubric_version, criterion, response_id, system_id,
-        coalesce(
-            list_sort(list({'rater_id': rater_id, 'score_value': score_value})
-                filter (where rater_kind = 'human' and score_value is not null)),
-            cast([] as struct(rater_id varchar, score_value double)[])
-        )                                                                       as human_scores,
-        coalesce(
-            list_sort(list({'rater_id': rater_id, 'rater_kind': rater_kind, 'score_value': score_value})
-                filter (where rater_kind <> 'human' and score_value is not null)),
-            cast([] as struct(rater_id varchar, rater_kind varchar, score_value double)[])
-        )                                                                       as judge_scores,
-        count(*) filter (where rater_kind = 'human')                            as n_human_rows,
-        coalesce(sum(n_excluded) filter (where rater_kind = 'human'), 0)        as n_human_excluded,
-        min(min_score) filter (where rater_kind = 'human')                      as min_score,
-        max(max_score) filter (where rater_kind = 'human')                      as max_score
-    from {{ ref('int_reliability_scores') }}
-    where rater_kind in ('human', 'judge', 'program')
-    group by suite, task, rubric_id, rubric_version, criterion, response_id, system_id
-),
-
-human_patterns as (
+with human_patterns as (
     select
         suite, task, rubric_id, rubric_version, criterion, system_id, human_scores,
         count(*)                                                                as n_units,
         cast(sum(n_human_excluded) as bigint)                                   as n_ratings_excluded,
         min(min_score)                                                          as min_score,
         max(max_score)                                                          as max_score
-    from units
+    from {{ ref('int_reliability_units') }}
     where n_human_rows > 0
     group by suite, task, rubric_id, rubric_version, criterion, system_id, human_scores
 ),
 
-judge_units as (
+judge_scores as (
     -- one row per response x judge score
-    select suite, task, rubric_id, rubric_version, criterion, system_id, human_scores,
-           unnest(judge_scores)                                                 as judge
-    from units
+    select
+        suite, task, rubric_id, rubric_version, criterion, system_id, human_scores,
+        unnest(judge_scores)                                                    as judge
+    from {{ ref('int_reliability_units') }}
     where len(judge_scores) > 0
+),
+
+judge_units as (
+    select
+        suite, task, rubric_id, rubric_version, criterion, system_id, human_scores,
+        struct_extract(judge, 'rater_id')                                       as judge_rater_id,
+        struct_extract(judge, 'rater_kind')                                     as judge_rater_kind,
+        struct_extract(judge, 'score_value')                                    as judge_score
+    from judge_scores
 ),
 
 judge_patterns as (
     select
-        suite, task, rubric_id, rubric_version, criterion, judge.rater_id as judge_rater_id,
-        min(judge.rater_kind)                                                   as judge_rater_kind,
-        system_id, human_scores, judge.score_value                              as judge_score,
+        suite, task, rubric_id, rubric_version, criterion, judge_rater_id,
+        min(judge_rater_kind)                                                   as judge_rater_kind,
+        system_id, human_scores, judge_score,
         count(*)                                                                as n_units
     from judge_units
-    group by suite, task, rubric_id, rubric_version, criterion, judge.rater_id, system_id, human_scores,
-             judge.score_value
+    group by suite, task, rubric_id, rubric_version, criterion, judge_rater_id, system_id, human_scores, judge_score
 )
 
 select

@@ -96,16 +96,30 @@ def _typed_scores_sql(view: str) -> str:
         from {view}"""
 
 
-def model_sql(source: str) -> str:
-    """The SQL of int_reliability_unit_patterns with ``source`` in place of ref('int_reliability_scores')."""
+# config(...) up to the first ") }}" outside a quoted string (a pre_hook holds its own "{{ ... }}")
+_CONFIG = re.compile(r"""\{\{\s*config\((?:[^"']|"[^"]*"|'[^']*')*?\)\s*\}\}""")
+
+
+def _render(name: str, refs: dict[str, str]) -> str:
+    """The SQL of model ``name`` (models/intermediate/reliability/) with its config() removed, each ref() in
+    ``refs`` replaced and affected_responses(...) (macros/rating_chain.sql) true: the SQL of a full build."""
     from evalhouse import paths
 
-    path = paths.project_dir() / "models" / "intermediate" / "reliability" / f"{MODEL}.sql"
-    sql = re.sub(r"\{\{\s*config\(.*?\)\s*\}\}", "", path.read_text(encoding="utf-8"), flags=re.S)
-    sql = re.sub(r"\{\{\s*ref\('int_reliability_scores'\)\s*\}\}", source, sql)
+    path = paths.project_dir() / "models" / "intermediate" / "reliability" / f"{name}.sql"
+    sql = _CONFIG.sub("", path.read_text(encoding="utf-8"))
+    for model, source in refs.items():
+        sql = re.sub(r"\{\{\s*ref\('" + model + r"'\)\s*\}\}", lambda _m, s=source: s, sql)
+    sql = re.sub(r"\{\{\s*affected_responses\([^)]*\)\s*\}\}", "true", sql)
     if "{{" in sql or "{%" in sql:
-        raise ValueError(f"{path}: only config() and ref('int_reliability_scores') can be rendered here")
+        raise ValueError(f"{path}: a Jinja expression this renderer does not know")
     return sql
+
+
+def model_sql(source: str) -> str:
+    """The SQL of int_reliability_unit_patterns (over int_reliability_units) with ``source`` in place of
+    ref('int_reliability_scores')."""
+    units = _render("int_reliability_units", {"int_reliability_scores": source})
+    return _render(MODEL, {"int_reliability_units": f"(\n{units}\n)"})
 
 
 def pattern_relation(scores):
