@@ -1,6 +1,7 @@
 {#-
   The incremental rating chain (int_ratings -> int_latest_ratings -> int_effective_scores -> int_reply_scores ->
-  int_rater_pair_scores / int_reliability_scores, and fct_ratings, fct_criterion_scores, fct_reply_scores).
+  int_rater_pair_scores / int_reliability_scores -> int_reliability_units, and fct_ratings, fct_criterion_scores,
+  fct_reply_scores).
 
   int_rating_groups hashes the rating rows of every (source_file, response_id) and fingerprints everything else the
   chain reads (rubric criteria and rules, responses, items, HANNA metric scores, the chain's own code).
@@ -15,7 +16,7 @@
 {% macro rating_chain_models() -%}
   {{ return(['int_rating_groups', 'int_rating_changes', 'int_ratings', 'fct_ratings', 'int_latest_ratings',
              'int_effective_scores', 'int_reply_scores', 'int_rater_pair_scores', 'int_reliability_scores',
-             'fct_criterion_scores', 'fct_reply_scores']) }}
+             'int_reliability_units', 'fct_criterion_scores', 'fct_reply_scores']) }}
 {%- endmacro %}
 
 {#- rating_chain_materialized(): 'incremental' on DuckDB, 'table' elsewhere. -#}

@@ -20,7 +20,7 @@ from conftest import copy_project
 BIN = Path(sys.executable).parent
 CHAIN = ["int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
          "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
-         "fct_criterion_scores", "fct_reply_scores"]
+         "int_reliability_units", "fct_criterion_scores", "fct_reply_scores"]
 # the chain and two marts on it (tables, rebuilt from the incremental models every run)
 COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_stale_ratings"]
 # the ratings store is read through views; the rubric tables are rebuilt for the rubric change; the models only

@@ -14,6 +14,11 @@ n_excluded, excluded_reason (and score_value_as_recorded, n_excluded_as_recorded
 Conventions: a statistic that is undefined is NULL with a ``*_reason`` column saying why (never 0); "human mean" is
 the mean of the usable human scores of a response (every human rater, self included, as in Chhun et al. 2024's
 "human" column); system means are taken over the responses both sides scored.
+
+reliability_table and coder_set_alpha_table (fct_interrater_reliability, fct_coder_set_alpha) read no rating rows:
+they compute from int_reliability_unit_patterns, the scores counted by unit pattern in SQL
+(evalhouse.stats.reliability_patterns, statistics in evalhouse.stats.unit_patterns); given the long table instead
+(a DataFrame: tests, benchmarks), they run that model's SQL on it first.
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from evalhouse.stats import agreement
+from evalhouse.stats import agreement, reliability_patterns, unit_patterns
 from evalhouse.stats.result import StatResult
 
 GROUP = ["suite", "task", "rubric_id", "rubric_version", "criterion"]
@@ -302,55 +307,118 @@ def _matrix(frame: pd.DataFrame, index: str = "response_id") -> pd.DataFrame:
 # 1. Inter-rater reliability per suite x task x rubric version x criterion (human raters)
 # ------------------------------------------------------------------------------------------------------------------
 
-def reliability_table(scores: pd.DataFrame) -> pd.DataFrame:
+def _pair_cells(h: reliability_patterns.Patterns, keep: np.ndarray) -> dict[tuple[int, int], tuple]:
+    """Each rater pair's contingency counts over the rows where ``keep``: {(code_a, code_b): (x, y, units)}, a before b
+    in rater_id order (a pattern lists its raters in that order), x = a's score, y = b's."""
+    cells: dict[tuple[int, int], list] = {}
+    sizes = h.sizes
+    for m in np.unique(sizes[keep & (sizes >= 2)]):
+        rows = np.flatnonzero(keep & (sizes == m))
+        idx = h.offsets[rows][:, None] + np.arange(m)[None, :]
+        codes, values, units = h.raters[idx], h.values[idx], h.units[rows]
+        for i in range(m):
+            for j in range(i + 1, m):
+                pair = np.stack([codes[:, i], codes[:, j]], axis=1)
+                for (a, b), where in _split(pair):
+                    cell = cells.setdefault((a, b), [[], [], []])
+                    cell[0].append(values[where, i])
+                    cell[1].append(values[where, j])
+                    cell[2].append(units[where])
+    return {k: tuple(np.concatenate(part) for part in v) for k, v in cells.items()}
+
+
+def _split(pairs: np.ndarray):
+    """(pair, row indices) for each distinct row of an n x 2 integer array."""
+    distinct, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    for k, pair in enumerate(distinct):
+        yield (int(pair[0]), int(pair[1])), np.flatnonzero(inverse == k)
+
+
+def _mean_pairwise_spearman(h: reliability_patterns.Patterns, raters: list[int]) -> StatResult:
+    """agreement.mean_pairwise_spearman from the pair contingency counts: every pair of ``raters`` (codes, in
+    rater_id order), Spearman's rho on the units both scored (unit_patterns.spearman_from_counts)."""
+    cells = _pair_cells(h, h.sizes > 0)
+    values, reasons = [], []
+    empty = (np.empty(0), np.empty(0), np.empty(0))
+    for i, a in enumerate(raters):
+        for b in raters[i + 1:]:
+            r = unit_patterns.spearman_from_counts(*cells.get((a, b), empty))
+            if r.value is None:
+                reasons.append(r.reason)
+            else:
+                values.append(r.value)
+    if not values:
+        return StatResult(None, 0, "no rater pair with a defined Spearman rho" + (f" ({reasons[0]})" if reasons
+                                                                                 else ""))
+    return StatResult(float(np.mean(values)), len(values))
+
+
+def _rater_codes(h: reliability_patterns.Patterns) -> list[int]:
+    """The codes of the raters with a usable score among these rows, in rater_id order."""
+    return sorted({int(c) for c in np.unique(h.raters)}, key=lambda c: h.rater_names[c])
+
+
+def _patterns_of(scores, patterns):
+    if patterns is not None:
+        return patterns, None, None
+    return reliability_patterns.pattern_relation(scores)
+
+
+def reliability_table(scores=None, *, patterns=None) -> pd.DataFrame:
+    """fct_interrater_reliability: the human raters' reliability per suite x task x rubric version x criterion.
+
+    From int_reliability_unit_patterns (``patterns``, a DuckDB relation: the mart), or from int_reliability_scores
+    rows (``scores``, a DataFrame or relation: the model's SQL is run on them first). Every statistic comes from
+    the unit pattern counts (evalhouse.stats.unit_patterns: the agreement functions' definitions, NULL rules and
+    reasons on aggregated input); the rating rows are never read into Python. Raters are taken in rater_id order
+    (the pairs of mean_pairwise_spearman, and the reason of the first undefined pair)."""
+    relation, _typed_scores, _con = _patterns_of(scores, patterns)
     rows = []
-    for key, frame in _groups(scores[scores["rater_kind"] == "human"]):
-        scale = _scale(frame)
-        m = _matrix(frame)
-        values = m.to_numpy(dtype=float) if not m.empty else np.empty((0, 0))
-        n_per_unit = (~np.isnan(values)).sum(axis=1) if values.size else np.array([], dtype=int)
-        row = dict(key)
+    for group in reliability_patterns.read_groups(relation, judges=False):
+        h = group.humans
+        lo = np.nanmin(h.min_score) if np.any(~np.isnan(h.min_score)) else None
+        hi = np.nanmax(h.max_score) if np.any(~np.isnan(h.max_score)) else None
+        scale = None if lo is None or hi is None else [float(v) for v in range(int(lo), int(hi) + 1)]
+        raters = _rater_codes(h)
+        pats = h.human()
+        any_value = pats.values.size > 0
+        sizes = pats.sizes
+        row = dict(group.key)
         row.update(
-            scale_min=_clean(frame["min_score"].min()),
-            scale_max=_clean(frame["max_score"].max()),
+            scale_min=None if lo is None else int(lo), scale_max=None if hi is None else int(hi),
             n_levels=len(scale) if scale else None,
-            n_raters=int(values.shape[1]) if values.size else 0,
-            n_units=int(frame["response_id"].nunique()),
-            n_units_rated=int((n_per_unit >= 1).sum()),
-            n_units_pairable=int((n_per_unit >= 2).sum()),
-            n_ratings_used=int(frame["score_value"].notna().sum()),
-            n_ratings_excluded=int(frame["n_excluded"].sum()),
+            n_raters=len(raters), n_units=int(h.units.sum()),
+            n_units_rated=int(pats.units.sum()), n_units_pairable=int(pats.units[sizes >= 2].sum()),
+            n_ratings_used=int(np.sum(h.sizes * h.units)), n_ratings_excluded=int(np.nansum(h.n_excluded)),
         )
+        none = StatResult(None, 0, "no usable ratings")
+        alphas = unit_patterns.krippendorff_alphas(pats, len(raters)) if any_value else {}
         for level in ("nominal", "ordinal", "interval"):
-            r = agreement.krippendorff_alpha(values, level) if values.size else \
-                StatResult(None, 0, "no usable ratings")
+            r = alphas.get(level, none)
             row[f"alpha_{level}"] = _val(r)
             row[f"alpha_{level}_reason"] = r.reason
-        icc = agreement.icc1(values) if values.size else None
+        icc = unit_patterns.icc1(pats, len(raters)) if any_value else None
         row["icc_1_1"] = _val(icc.single) if icc else None
         row["icc_1_k"] = _val(icc.average) if icc else None
         row["icc_k"] = icc.k if icc else 0
         row["icc_n_units"] = icc.single.n if icc else 0
         row["icc_1_1_reason"] = icc.single.reason if icc else "no usable ratings"
         row["icc_1_k_reason"] = icc.average.reason if icc else "no usable ratings"
-        sp = agreement.mean_pairwise_spearman(values) if values.size else StatResult(None, 0, "no usable ratings")
+        sp = _mean_pairwise_spearman(h, raters) if any_value else none
         row["mean_pairwise_spearman"] = _val(sp)
         row["n_rater_pairs"] = sp.n
         row["mean_pairwise_spearman_reason"] = sp.reason
-        pa = agreement.percent_agreement(values) if values.size else StatResult(None, 0, "no usable ratings")
+        pa = unit_patterns.percent_agreement(pats) if any_value else none
         row["exact_agreement"] = _val(pa)
         row["exact_agreement_reason"] = pa.reason
-        if values.size and (n_per_unit >= 2).any():
-            pairable = values[n_per_unit >= 2]
-            row["all_raters_agree_share"] = float(np.mean(np.nanmax(pairable, axis=1) == np.nanmin(pairable, axis=1)))
-        else:
-            row["all_raters_agree_share"] = None
-        whole = scale is not None and values.size and np.all(np.isnan(values) | (values == np.round(values)))
+        row["all_raters_agree_share"] = unit_patterns.all_agree_share(pats) if any_value else None
+        whole = scale is not None and any_value and bool(np.all(pats.values == np.round(pats.values)))
         labels = scale if whole else None
-        fk = agreement.fleiss_kappa(values, labels) if values.size else StatResult(None, 0, "no usable ratings")
+        fk = unit_patterns.fleiss_kappa(pats, labels) if any_value else none
         row["fleiss_kappa"] = _val(fk)
         row["fleiss_kappa_reason"] = fk.reason
-        ac = agreement.gwet_ac1(values, labels) if values.size else StatResult(None, 0, "no usable ratings")
+        ac = unit_patterns.gwet_ac1(pats, labels) if any_value else none
         row["gwet_ac1"] = _val(ac)
         row["gwet_ac1_reason"] = ac.reason
         row["is_binary"] = bool(scale is not None and len(scale) == 2)
@@ -701,46 +769,147 @@ RANKING_COLUMNS = GROUP + ["ranker", "ranker_kind", "system_id", "is_reference_s
                            "system_rank", "higher_is_better"]
 
 
-def coder_set_alpha_table(scores: pd.DataFrame, directions: pd.DataFrame | None = None) -> pd.DataFrame:
+def _n_systems(scores) -> dict[tuple, int]:
+    """Per group (suite, task, rubric_id, rubric_version, criterion): the systems with a usable score from any
+    rater (metrics included: the rows of the rank-based alpha's systems x coders matrix)."""
+    keys = ", ".join(GROUP)
+    table = scores.query("reliability_scores", f"""
+        select {keys}, count(distinct system_id) as n_systems
+        from reliability_scores where score_value is not null group by {keys}""").fetchall()
+    return {tuple(row[:-1]): int(row[-1]) for row in table}
+
+
+def _code_index(h, group, judges, index: dict) -> np.ndarray:
+    """system code (reliability_patterns) -> row of the system means matrix (-1: none, e.g. a NULL system)."""
+    parts = [h] + [group.judges[j] for j in judges]
+    top = max(int(p.system_codes.max(initial=-1)) for p in parts) + 1
+    out = np.full(top, -1, dtype=np.int64)
+    for p in parts:
+        codes, first = np.unique(p.system_codes, return_index=True)
+        for code, s in zip(codes, p.system[first]):
+            if s is not None:
+                out[code] = index.get(s, -1)
+    return out
+
+
+def _coder_system_means(group: reliability_patterns.Group, humans: list[int], judges: list[str],
+                  n_systems: int) -> np.ndarray:
+    """systems x (human raters, judges, human mean): each coder's mean over the responses it scored of each system
+    (NaN: none), the last column the mean over a system's responses of each response's mean human score; rounded
+    to 12 significant digits, as _system_means does (equal means stay ties). The rows are the systems a coder
+    scored, padded with NaN rows to ``n_systems``."""
+    h = group.humans
+    systems = sorted({s for s in h.system[h.sizes > 0] if s is not None}
+                     | {s for j in judges for s in group.judges[j].system if s is not None})
+    index = {s: i for i, s in enumerate(systems)}
+    out = np.full((max(n_systems, len(systems)), len(humans) + len(judges) + 1), np.nan)
+    if systems:
+        row_system = _code_index(h, group, judges, index)[h.system_codes]
+        entry_system = np.repeat(row_system, h.sizes)
+        entry_units = np.repeat(h.units, h.sizes)
+        column = {c: j for j, c in enumerate(humans)}
+        entry_column = np.array([column.get(int(c), -1) for c in h.raters], dtype=np.int64)
+        ok = (entry_system >= 0) & (entry_column >= 0)
+        total = np.zeros((len(systems), len(humans)))
+        count = np.zeros((len(systems), len(humans)))
+        np.add.at(total, (entry_system[ok], entry_column[ok]), entry_units[ok] * h.values[ok])
+        np.add.at(count, (entry_system[ok], entry_column[ok]), entry_units[ok])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[:len(systems), :len(humans)] = np.where(count > 0, total / count, np.nan)
+        rated = (h.sizes > 0) & (row_system >= 0)
+        if rated.any():
+            sums = np.add.reduceat(h.values, h.offsets[:-1][rated]) if h.values.size else np.zeros(0)
+            response_mean = sums / h.sizes[rated]
+            hm_total = np.bincount(row_system[rated], weights=h.units[rated] * response_mean, minlength=len(systems))
+            hm_count = np.bincount(row_system[rated], weights=h.units[rated], minlength=len(systems))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[:len(systems), -1] = np.where(hm_count > 0, hm_total / hm_count, np.nan)
+        code_index = _code_index(h, group, judges, index)
+        for k, j in enumerate(judges):
+            p = group.judges[j]
+            s = code_index[p.system_codes]
+            ok = s >= 0
+            j_total = np.bincount(s[ok], weights=p.units[ok] * p.judge_score[ok], minlength=len(systems))
+            j_count = np.bincount(s[ok], weights=p.units[ok], minlength=len(systems))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[:len(systems), len(humans) + k] = np.where(j_count > 0, j_total / j_count, np.nan)
+    return np.column_stack([_significant(out[:, c]) for c in range(out.shape[1])])
+
+
+def _with_judge_patterns(group: reliability_patterns.Group, judge: str) -> unit_patterns.UnitPatterns:
+    """The units of the coder set humans + ``judge``: the units the judge scored (their human scores and the
+    judge's) and, with their human scores alone, the units with two or more usable human scores it did not score
+    (the humans' count of that system and pattern minus the judge's rows with it)."""
+    h, p = group.humans, group.judges[judge]
+    width = int(max(h.sizes.max(initial=0), p.sizes.max(initial=0)))
+    records = np.ascontiguousarray(np.concatenate([h.padded(width), p.padded(width)]))
+    ids = pd.factorize(records.view(np.dtype((np.void, records.shape[1] * 8))).ravel())[0]
+    scored = np.bincount(ids[h.units.size:], weights=p.units, minlength=ids.max(initial=0) + 1)
+    left = h.units - scored[ids[:h.units.size]]
+    keep = (h.sizes >= 2) & (left > 0)
+    unscored = h.human(keep)
+    with_judge = p.with_judge()
+    return unit_patterns.UnitPatterns(
+        np.concatenate([with_judge.values, unscored.values]),
+        np.concatenate([with_judge.offsets, with_judge.offsets[-1] + unscored.offsets[1:]]),
+        np.concatenate([with_judge.units, left[keep].astype(np.int64)]))
+
+
+def coder_set_alpha_table(scores, directions: pd.DataFrame | None = None, *, patterns=None) -> pd.DataFrame:
+    """fct_coder_set_alpha: item-level and rank-based Krippendorff's alpha of the human raters alone and with each
+    judge / program rater added as a coder, per suite x task x rubric version x criterion.
+
+    ``scores``: int_reliability_scores (a DuckDB relation, or a DataFrame); ``patterns``: int_reliability_unit_patterns
+    (a relation; default: the model's SQL run on ``scores``); ``directions``: suite, rubric_id, rubric_version,
+    criterion, higher_is_better. Item-level alpha comes from each coder set's unit patterns (their coincidence
+    matrix, unit_patterns.krippendorff_alphas), the rank-based alpha and the ranking's tau-b from the system means
+    (agreement.rank_based_alpha, agreement.kendall_tau_b); from the scores only the systems per group are counted
+    (in DuckDB). The rating rows are never read into Python."""
+    if patterns is None:
+        relation, typed_scores, _con = reliability_patterns.pattern_relation(scores)
+    else:
+        relation, typed_scores = patterns, scores
+        if isinstance(scores, pd.DataFrame):
+            _, typed_scores, _con = reliability_patterns.pattern_relation(scores)
+    n_systems = _n_systems(typed_scores)
     rows = []
-    for key, frame in _groups(scores):
-        humans = sorted(frame.loc[(frame["rater_kind"] == "human") & frame["score_value"].notna(),
-                                  "rater_id"].unique())
-        if not humans:
+    for group in reliability_patterns.read_groups(relation):
+        h = group.humans
+        if h is None or not (h.sizes > 0).any():
             continue
-        # metric raters score on their own scale, not the rubric's: alpha with them as coders is not defined
-        judges = sorted(frame.loc[frame["rater_kind"].isin(("judge", "program")) & frame["score_value"].notna(),
-                                  "rater_id"].unique())
+        key = group.key
         higher = _direction(directions, key)
-        wide = _matrix(frame)
-        means = _system_means(frame)
-        # each rater's kind as its first row gives it (a scan of the group per judge cost ~5 ms)
-        first_kind = frame.drop_duplicates("rater_id").set_index("rater_id")["rater_kind"].to_dict()
+        humans = _rater_codes(h)
+        judges = sorted(group.judges)
+        means = _coder_system_means(group, humans, judges, n_systems.get(tuple(key[k] for k in GROUP), 0))
+        n_sys = means.shape[0]
+        human_names = [h.rater_names[c] for c in humans]
         for judge in [None] + judges:
-            coders = humans + ([judge] if judge else [])
+            coders = human_names + ([judge] if judge else [])
             row = dict(key)
             row.update(coder_set="humans" if judge is None else "humans + judge", judge_rater_id=judge,
-                       judge_rater_kind=None if judge is None else first_kind[judge],
+                       judge_rater_kind=None if judge is None else group.judge_kinds[judge],
                        n_coders=len(coders))
-            item_values = wide[coders].to_numpy(float)
-            n_units = []
+            pats = h.human() if judge is None else _with_judge_patterns(group, judge)
+            alphas = unit_patterns.krippendorff_alphas(pats, len(coders))
             for level in ("nominal", "ordinal", "interval"):
-                r = agreement.krippendorff_alpha(item_values, level)
+                r = alphas[level]
                 row[f"item_alpha_{level}"] = _val(r)
                 row[f"item_alpha_{level}_reason"] = r.reason
-                n_units.append(r.n)
-            row["n_units_pairable"] = max(n_units)
-            sys_values = means[coders].to_numpy(float)
-            row["n_systems"] = int(len(means))
+            row["n_units_pairable"] = max(r.n for r in alphas.values())
+            columns = list(range(len(humans))) + ([len(humans) + judges.index(judge)] if judge else [])
+            sys_values = means[:, columns]
+            row["n_systems"] = n_sys
+            rank_alphas = unit_patterns.rank_based_alphas(sys_values, higher)
             for level in ("nominal", "ordinal", "interval"):
-                r = agreement.rank_based_alpha(sys_values, level, higher)
+                r = rank_alphas[level]
                 row[f"rank_alpha_{level}"] = _val(r)
                 row[f"rank_alpha_{level}_reason"] = r.reason
             if judge is None:
                 row["ranking_tau_b_vs_human_mean"] = None
                 row["ranking_tau_b_reason"] = "no judge in this coder set"
             else:
-                t = agreement.kendall_tau_b(means[judge].to_numpy(float), means["human_mean"].to_numpy(float))
+                t = agreement.kendall_tau_b(means[:, columns[-1]], means[:, -1])
                 row["ranking_tau_b_vs_human_mean"] = _val(t)
                 row["ranking_tau_b_reason"] = t.reason
             rows.append(row)
