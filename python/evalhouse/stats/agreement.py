@@ -367,6 +367,14 @@ def icc1(ratings) -> ICC1Result:
     grand = complete.mean()
     ms_b = k * float(np.sum((unit_means - grand) ** 2)) / (n - 1)
     ms_w = float(np.sum((complete - unit_means[:, None]) ** 2)) / (n * (k - 1))
+    return icc1_from_mean_squares(ms_b, ms_w, n, k)
+
+
+def icc1_from_mean_squares(ms_b: float, ms_w: float, n: int, k: int) -> ICC1Result:
+    """ICC(1,1) = (MS_B - MS_W) / (MS_B + (k - 1) MS_W) and ICC(1,k) = (MS_B - MS_W) / MS_B from the one-way ANOVA
+    mean squares of n complete units x k raters (Shrout & Fleiss 1979, case 1); the last step of icc1 and of
+    unit_patterns.icc1_from_sums. Undefined -> None with reason: MS_B + (k - 1) MS_W <= 0 (every rating equal) for
+    both; MS_B <= 0 for ICC(1,k)."""
     denom_single = ms_b + (k - 1) * ms_w
     if denom_single <= 0:
         r = StatResult(None, n, "all ratings equal: no variance")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evalhouse.stats.agreement import LEVELS, MAX_ORDINAL_VALUES, ICC1Result
+from evalhouse.stats.agreement import LEVELS, MAX_ORDINAL_VALUES, ICC1Result, icc1_from_mean_squares
 from evalhouse.stats.result import StatResult
 
 
@@ -273,16 +273,7 @@ def icc1_from_sums(unit_sums: Sequence[float], unit_ss: Sequence[float], k: int,
     grand = float(np.sum(w * sums)) / (n * k)
     ms_b = k * float(np.sum(w * (unit_means - grand) ** 2)) / (n - 1)
     ms_w = float(np.sum(w * ss)) / (n * (k - 1))
-    denom_single = ms_b + (k - 1) * ms_w
-    if denom_single <= 0:
-        r = StatResult(None, n, "all ratings equal: no variance")
-        return ICC1Result(r, r, k)
-    single = StatResult((ms_b - ms_w) / denom_single, n)
-    if ms_b <= 0:
-        average = StatResult(None, n, "no variance between units (MS_B = 0): ICC(1,k) undefined")
-    else:
-        average = StatResult((ms_b - ms_w) / ms_b, n)
-    return ICC1Result(single, average, k)
+    return icc1_from_mean_squares(ms_b, ms_w, n, k)
 
 
 def icc1(patterns: UnitPatterns, n_raters: int) -> ICC1Result:
