@@ -484,9 +484,16 @@ def mean_pairwise_spearman(ratings) -> StatResult:
     m, reason = _matrix(ratings)
     if m is None:
         return StatResult(None, 0, reason)
-    values, reasons = [], []
     pairs = [(m[:, i], m[:, j]) for i in range(m.shape[1]) for j in range(i + 1, m.shape[1])]
-    for r in correlations_many(pairs, methods=("spearman",))["spearman"]:  # = spearman_rho of each pair
+    return mean_of_pair_rhos(correlations_many(pairs, methods=("spearman",))["spearman"])  # spearman_rho per pair
+
+
+def mean_of_pair_rhos(rhos) -> StatResult:
+    """Mean of the defined Spearman rhos of rater pairs (StatResults, in pair order); n = pairs averaged. None
+    defined -> None with "no rater pair with a defined Spearman rho" and the first pair's reason. The last step of
+    mean_pairwise_spearman and of its pattern-count form (reliability._mean_pairwise_spearman)."""
+    values, reasons = [], []
+    for r in rhos:
         if r.value is None:
             reasons.append(r.reason)
         else:

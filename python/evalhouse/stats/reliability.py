@@ -339,19 +339,9 @@ def _mean_pairwise_spearman(h: reliability_patterns.Patterns, raters: list[int])
     """agreement.mean_pairwise_spearman from the pair contingency counts: every pair of ``raters`` (codes, in
     rater_id order), Spearman's rho on the units both scored (unit_patterns.spearman_from_counts)."""
     cells = _pair_cells(h, h.sizes > 0)
-    values, reasons = [], []
     empty = (np.empty(0), np.empty(0), np.empty(0))
-    for i, a in enumerate(raters):
-        for b in raters[i + 1:]:
-            r = unit_patterns.spearman_from_counts(*cells.get((a, b), empty))
-            if r.value is None:
-                reasons.append(r.reason)
-            else:
-                values.append(r.value)
-    if not values:
-        return StatResult(None, 0, "no rater pair with a defined Spearman rho" + (f" ({reasons[0]})" if reasons
-                                                                                 else ""))
-    return StatResult(float(np.mean(values)), len(values))
+    return agreement.mean_of_pair_rhos(unit_patterns.spearman_from_counts(*cells.get((a, b), empty))
+                                       for i, a in enumerate(raters) for b in raters[i + 1:])
 
 
 def _rater_codes(h: reliability_patterns.Patterns) -> list[int]:
