@@ -9,7 +9,9 @@ processes, with GNU time (wall seconds, peak RSS of the largest process):
   cold   `dbt run -s +fct_first_filter_by_run` on an empty warehouse: the same replies as a suite folder
          `suites/ffbench/` (items, responses, gold as Parquet, written from the JSONL and landed by `evalhouse suite
          land` before the timing; the shipped suites are left out); int_text_checks checks every distinct text;
-  warm   the same command again: the text checks are stored, nothing is new.
+  warm   the same command again: the text checks are stored, nothing is new;
+  pandas the harness's `filter_pandas.py --mode vectorised` (next to --gen; skipped with a note when absent): what
+         a pandas analyst writes, on the same JSONL (its rules are the floor's).
 It prints one line per measurement, then a table with the ratio to the floor and the growth from the previous
 size, and the per-run pass counts of the product and of the floor (their rules differ: strict JSON, whole words,
 negation, language and pysbd-equivalent sentence counts in the product).
@@ -94,6 +96,9 @@ def main() -> None:
     ap.add_argument("--gen", type=Path, default=PROJECT.parent / "shared" / "perf" / "gen_data.py")
     ap.add_argument("--keep", type=Path, default=None)
     a = ap.parse_args()
+    pandas_script = a.gen.with_name("filter_pandas.py")
+    if not pandas_script.is_file():
+        print(f"note: {pandas_script} not found: the pandas column is left empty")
     tmp = Path(a.keep or tempfile.mkdtemp(prefix="evalhouse-ffbench-"))
     proj = tmp / "project"
     if proj.exists():
@@ -127,8 +132,13 @@ def main() -> None:
         w_wall, w_mem, _ = timed(run, proj, env)
         f2_wall, f2_mem, _ = timed(floor, proj, env)
         floor_wall, floor_mem = min(f_wall, f2_wall), max(f_mem, f2_mem)
+        p_wall = p_mem = None
+        if pandas_script.is_file():
+            p_wall, p_mem, _ = timed([sys.executable, str(pandas_script), str(data), "--mode", "vectorised"],
+                                     proj, env)
         print(f"N={n}: floor {f_wall:.2f}/{f2_wall:.2f} s {floor_mem:.0f} MiB | product cold {c_wall:.1f} s "
-              f"{c_mem:.0f} MiB, warm {w_wall:.1f} s {w_mem:.0f} MiB | load before {lf}, after {load()}",
+              f"{c_mem:.0f} MiB, warm {w_wall:.1f} s {w_mem:.0f} MiB | pandas "
+              f"{'-' if p_wall is None else f'{p_wall:.1f} s {p_mem:.0f} MiB'} | load before {lf}, after {load()}",
               flush=True)
         import duckdb
 
@@ -136,17 +146,18 @@ def main() -> None:
         prod = con.execute("select system_id, n_replies, n_pass, pass_share from fct_first_filter_by_run "
                            "order by system_id").fetchall()
         con.close()
-        rows.append((n, floor_wall, floor_mem, c_wall, c_mem, w_wall, w_mem))
+        rows.append((n, floor_wall, floor_mem, c_wall, c_mem, w_wall, w_mem, p_wall, p_mem))
         print("  product run,n,n_pass,share: " + "; ".join(f"{r[0]},{r[1]},{r[2]},{r[3]:.4f}" for r in prod))
         print("  floor   run,n,n_pass,share: " + "; ".join(f_out.strip().splitlines()[1:]))
     print("\n| replies | floor s | floor MiB | cold s | cold MiB | cold / floor | warm s | warm MiB | warm / floor "
-          "| cold growth | floor growth |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| pandas s | pandas MiB | cold growth | floor growth |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     prev = None
-    for n, fw, fm, cw, cm, ww, wm in rows:
+    for n, fw, fm, cw, cm, ww, wm, pw, pm in rows:
+        pandas_cells = ("-", "-") if pw is None else (f"{pw:.1f}", f"{pm:.0f}")
         growth = (f"{cw / prev[3]:.1f}x for {n / prev[0]:.0f}x replies", f"{fw / prev[1]:.1f}x") if prev else ("", "")
         print(f"| {n:,} | {fw:.2f} | {fm:.0f} | {cw:.1f} | {cm:.0f} | {cw / fw:.1f} | {ww:.1f} | {wm:.0f} | "
-              f"{ww / fw:.1f} | {growth[0]} | {growth[1]} |")
+              f"{ww / fw:.1f} | {pandas_cells[0]} | {pandas_cells[1]} | {growth[0]} | {growth[1]} |")
         prev = (n, fw, fm, cw)
     if not a.keep:
         shutil.rmtree(tmp)
