@@ -71,6 +71,7 @@ PORTABLE_NODES = {
     "portable_stats_kendall_tau_b": "analyses/portable_stats_kendall_tau_b.sql",
     "portable_stats_kendall_tau_b_ungrouped": "analyses/portable_stats_kendall_tau_b_ungrouped.sql",
     "portable_stats_percentile_bootstrap": "analyses/portable_stats_percentile_bootstrap.sql",
+    "first_filter_json_flags": "analyses/first_filter_json_flags.sql",  # DuckDB-only macros, same compile
 }
 
 
