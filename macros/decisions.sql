@@ -60,9 +60,12 @@
 {% macro default__decisions_read_csv_file(path, columns, delimiter) -%}
   {%- set table = target.schema ~ '.evalhouse_dcsv_' ~ local_md5(path ~ '|' ~ delimiter ~ '|' ~ (columns | join(','))) -%}
   {%- if execute -%}
+    {#- a table's relative path would be taken relative to the database's folder: the file's URI as Spark resolves
+        the path in a query (binaryFile lists it without reading the content) -#}
+    {%- set uri = run_query("select path from binaryFile.`" ~ path ~ "`").columns[0].values()[0] -%}
     {%- do run_query('drop table if exists ' ~ table) -%}
     {%- do run_query("create table " ~ table ~ " (`" ~ ((columns + ['extra_fields']) | join('` string, `')) ~ "` string)"
-        ~ " using csv options (path '" ~ path ~ "', header 'true', multiLine 'true', sep '"
+        ~ " using csv options (path '" ~ uri ~ "', header 'true', multiLine 'true', sep '"
         ~ {",": ",", ";": ";", "tab": "\t", "|": "|"}[delimiter] ~ "', quote '\"', escape '\"', inferSchema 'false',"
         ~ " enforceSchema 'true', mode 'PERMISSIVE')") -%}
   {%- endif %}

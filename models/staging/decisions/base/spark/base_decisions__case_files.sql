@@ -16,6 +16,7 @@
     whitespace ("dat"e), and non-printable characters in a header quoted into a problem text (Python's repr escapes
     them; decisions_py_repr writes them as they are).
 -#}
+{{ config(materialized='table') }}
 {%- set root = config.get('decisions_dir').rstrip('/') -%}
 {%- set kinds = {
     'pos': ['date', 'store_id', 'channel', 'sku', 'quantity', 'unit_price', 'unit_cost', 'promo_flag'],
