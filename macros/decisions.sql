@@ -213,7 +213,8 @@ cast(cast({{ a }} as decimal(37, 12)) - cast({{ b }} as decimal(37, 12)) as deci
   those bytes are not valid UTF-8 -- what evalhouse.decisions.case_files opens of a case CSV (its first line). The
   whole file is read (these are the case CSVs, read whole anyway).
   DuckDB: read_blob; the blob is cast to its escaped text (every byte outside printable ASCII, a backslash included,
-  written \xHH), cut at the first \x0A and cast back to bytes, then try(decode()) is NULL for invalid UTF-8.
+  written \xHH), cut at the first \x0A, checked against the byte sequences of valid UTF-8 (RFC 3629) and only
+  then cast back to bytes and decoded.
   Spark: the binaryFile source (path, content; a file up to 2 GB); the bytes before the first line feed as a
   string, is_valid_utf8() for the check.
 -#}
@@ -232,11 +233,22 @@ cast(cast({{ a }} as decimal(37, 12)) - cast({{ b }} as decimal(37, 12)) as deci
 )
 {%- endmacro %}
 {% macro duckdb__decisions_case_file_heads(cases_dir) -%}
+  {#- the escaped text holds printable ASCII and \xHH escapes; valid UTF-8 as RFC 3629's byte sequences over them -#}
+  {%- set b = '\\\\x' -%}
+  {%- set cont = b ~ '[89AB][0-9A-F]' -%}
+  {%- set utf8 = '([^\\\\]|' ~ b ~ '[0-7][0-9A-F]'
+      ~ '|' ~ b ~ 'C[2-9A-F]' ~ cont ~ '|' ~ b ~ 'D[0-9A-F]' ~ cont
+      ~ '|' ~ b ~ 'E0' ~ b ~ '[AB][0-9A-F]' ~ cont ~ '|' ~ b ~ 'E[1-9A-CEF]' ~ cont ~ cont ~ '|' ~ b ~ 'ED' ~ b ~ '[89][0-9A-F]' ~ cont
+      ~ '|' ~ b ~ 'F0' ~ b ~ '[9AB][0-9A-F]' ~ cont ~ cont ~ '|' ~ b ~ 'F[1-3]' ~ cont ~ cont ~ cont
+      ~ '|' ~ b ~ 'F4' ~ b ~ '8[0-9A-F]' ~ cont ~ cont ~ ')*' -%}
 (
     select
-        filename as file_path,
-        try(decode(cast(split_part(cast(content as varchar), chr(92) || 'x0A', 1) as blob))) as first_line
-    from read_blob('{{ cases_dir }}/*/*.csv')
+        file_path,
+        case when regexp_full_match(escaped, '{{ utf8 }}') then decode(cast(escaped as blob)) end as first_line
+    from (
+        select filename as file_path, split_part(cast(content as varchar), chr(92) || 'x0A', 1) as escaped
+        from read_blob('{{ cases_dir }}/*/*.csv')
+    )
 )
 {%- endmacro %}
 
