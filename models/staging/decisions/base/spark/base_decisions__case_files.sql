@@ -17,7 +17,7 @@
     them; decisions_py_repr writes them as they are).
 -#}
 {{ config(materialized='table') }}
-{%- set root = config.get('decisions_dir').rstrip('/') -%}
+{%- set root = var('decisions_dir', 'data/decisions').rstrip('/') -%}
 {%- set kinds = {
     'pos': ['date', 'store_id', 'channel', 'sku', 'quantity', 'unit_price', 'unit_cost', 'promo_flag'],
     'budget': ['metric', 'amount'],
