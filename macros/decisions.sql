@@ -36,9 +36,9 @@
     {%- endif %}
   {%- else %}
     select
-        cast(null as varchar) as source_file,
+        cast(null as string) as source_file,
         cast(null as integer) as source_row,
-        {%- for c in columns %} cast(null as varchar) as {{ c }},{% endfor %} cast(null as varchar) as extra_fields
+        {%- for c in columns %} cast(null as string) as {{ c }},{% endfor %} cast(null as string) as extra_fields
         {%- for c in amount_columns %}, cast(null as decimal(38, 6)) as {{ c }}_value{% endfor %}
     where false
   {%- endfor %}
@@ -51,9 +51,31 @@
 {% macro decisions_read_csv_file(path, columns, delimiter) -%}
   {{ return(adapter.dispatch('decisions_read_csv_file', 'evalhouse')(path, columns, delimiter)) }}
 {%- endmacro %}
+{#- Spark: an external CSV table over the one file (created while the model compiles, like spark_csv_relation), with
+    the listed columns plus extra_fields as strings (enforceSchema: the header line is skipped, never matched by
+    name), header, multiLine, RFC 4180 quotes (quote and escape '"'), PERMISSIVE (a row with fewer fields gets NULLs,
+    one with more keeps the first extra field in extra_fields and drops the rest, as DuckDB's null_padding and
+    strict_mode = false do); an empty field, quoted or not, is NULL on both engines. multiLine also makes the file one
+    partition read in file order (decisions_file_row_number relies on it). filename is the path as given. -#}
 {% macro default__decisions_read_csv_file(path, columns, delimiter) -%}
-  {#- raised when the model runs, not while dbt parses (the duckdb_only models that call it are parsed on every target) -#}
-  {%- if execute %}{{ exceptions.raise_compiler_error("decisions_read_csv_file is not implemented for adapter " ~ adapter.type()) }}{% endif -%}
+  {%- set table = target.schema ~ '.evalhouse_dcsv_' ~ local_md5(path ~ '|' ~ delimiter ~ '|' ~ (columns | join(','))) -%}
+  {%- if execute -%}
+    {#- a table's relative path would be taken relative to the database's folder: the file's URI as Spark resolves
+        the path in a query (binaryFile lists it without reading the content) -#}
+    {%- set uri = run_query("select path from binaryFile.`" ~ path ~ "`").columns[0].values()[0] -%}
+    {%- do run_query('drop table if exists ' ~ table) -%}
+    {%- do run_query("create table " ~ table ~ " (`" ~ ((columns + ['extra_fields']) | join('` string, `')) ~ "` string)"
+        ~ " using csv options (path '" ~ uri ~ "', header 'true', multiLine 'true', sep '"
+        ~ {",": ",", ";": ";", "tab": "\t", "|": "|"}[delimiter] ~ "', quote '\"', escape '\"', inferSchema 'false',"
+        ~ " enforceSchema 'true', mode 'PERMISSIVE')") -%}
+  {%- endif %}
+(
+    select
+        {{ decisions_file_row_number() }} as source_row,
+        csv_file.*,
+        '{{ path }}' as filename
+    from {{ table }} as csv_file
+)
 {%- endmacro %}
 {% macro duckdb__decisions_read_csv_file(path, columns, delimiter) -%}
 (
@@ -76,13 +98,18 @@
   -- DuckDB returns a single scan's rows in file order and a window with an empty OVER keeps that order (DuckDB's
   documented order preservation, preserve_insertion_order on, its default), so the number is the same on every run.
   The numbering runs that one file's scan on one thread (a streaming window); the files are separate scans.
+  Spark: row_number() OVER (ORDER BY monotonically_increasing_id()). The reader is one CSV file read with multiLine
+  (decisions_read_csv_file, spark_csv_relation): Spark's multi-line CSV source is not splittable, so the file is one
+  partition of the scan, whose rows come in file order; monotonically_increasing_id() is the partition id in the
+  upper 31 bits and the record's position in the partition's iterator in the lower 33 bits, so within one partition
+  it increases in file order (the row order guarantee used here: one file per scan, one partition, no shuffle
+  between the scan and the id; the window then sorts on the id).
 -#}
 {% macro decisions_file_row_number() -%}
   {{ return(adapter.dispatch('decisions_file_row_number', 'evalhouse')()) }}
 {%- endmacro %}
 {% macro default__decisions_file_row_number() -%}
-  {#- raised when the model runs, not while dbt parses (the duckdb_only models that call it are parsed on every target) -#}
-  {%- if execute %}{{ exceptions.raise_compiler_error("decisions_file_row_number is not implemented for adapter " ~ adapter.type()) }}{% endif -%}
+cast(row_number() over (order by monotonically_increasing_id()) as integer)
 {%- endmacro %}
 {% macro duckdb__decisions_file_row_number() -%}
 cast(row_number() over () as integer)
@@ -98,7 +125,9 @@ cast(row_number() over () as integer)
   -¥350, 12.5. (',', '.'): 1.401,40 -> 1401.40, 22,30 -> 22.30. (',', 'space'): 1 200,50 € -> 1200.50.
   Rejected: N/A, 1,2,00, 12., more than 6 decimals, two minus signs, and amounts of 10^12 or more per row (the text
   is parsed as DECIMAL(18, 6), then widened to DECIMAL(38, 6): DuckDB 1.5.5 parses text into DECIMAL(38, x) about
-  200x slower than into DECIMAL(18, x) -- 14 s vs 0.07 s per million values on this machine).
+  200x slower than into DECIMAL(18, x) -- 14 s vs 0.07 s per million values on this machine). Portable: the
+  characters through unicode_char (Spark's chr(8239) is chr(47)), trim_chars, the pattern's backslashes doubled on
+  Spark (regex_full_match) and try_cast (NULL on both engines for text DECIMAL(18, 6) cannot hold).
 -#}
 {% macro decisions_amount_pattern(decimal_separator='.', thousands_separator=',') -%}
   {%- set spaces = '[ \\x{00A0}\\x{202F}]' -%}
@@ -110,9 +139,10 @@ cast(row_number() over () as integer)
 -?{{ currency }}?-?{{ number }}|-?{{ number }}{{ spaces }}*{{ currency }}
 {%- endmacro %}
 {% macro decisions_parse_amount(expr, decimal_separator='.', thousands_separator=',') -%}
-  {%- set trimmed = "trim(" ~ expr ~ ", ' ' || chr(9) || chr(160) || chr(8239))" -%}
+  {%- set nbsp, nnbsp = unicode_char(160), unicode_char(8239) -%}
+  {%- set trimmed = trim_chars(expr, "' ' || chr(9) || " ~ nbsp ~ " || " ~ nnbsp) -%}
   {%- set cleaned = "replace(replace(replace(replace(replace(replace(replace(" ~ trimmed
-      ~ ", '¥', ''), '￥', ''), '€', ''), '£', ''), '$', ''), chr(160), ''), chr(8239), '')" -%}
+      ~ ", '¥', ''), '￥', ''), '€', ''), '£', ''), '$', ''), " ~ nbsp ~ ", ''), " ~ nnbsp ~ ", '')" -%}
   {%- set cleaned = "replace(" ~ cleaned ~ ", ' ', '')" -%}
   {%- if thousands_separator in (',', '.') -%}
     {%- set cleaned = "replace(" ~ cleaned ~ ", '" ~ thousands_separator ~ "', '')" -%}
@@ -150,4 +180,87 @@ union all select 'contribution_delta', 3
 union all select 'revenue_vs_budget', 4
 union all select 'gross_margin_vs_budget', 5
 union all select 'unexplained_inventory_exposure', 6
+{%- endmacro %}
+
+{#- decisions_exact_product(a, b): a x b exact (12 decimals) for two DECIMAL(38, 6) amounts with |a| < 10^13 and
+    |b| < 10^12 (the parsed amounts are below 10^12: decisions_parse_amount). DuckDB keeps the scale (6 + 6). Spark
+    types DECIMAL(38, 6) x DECIMAL(38, 6) as (77, 12) and, past 38 digits, cuts the scale to 6 (rounding the product):
+    its form multiplies DECIMAL(19, 6) by DECIMAL(18, 6), typed (38, 12) exactly (a wider value is NULL there, ANSI
+    being off). -#}
+{% macro decisions_exact_product(a, b) -%}
+  {{ return(adapter.dispatch('decisions_exact_product', 'evalhouse')(a, b)) }}
+{%- endmacro %}
+{% macro default__decisions_exact_product(a, b) -%}
+(cast({{ a }} as decimal(19, 6)) * cast({{ b }} as decimal(18, 6)))
+{%- endmacro %}
+{% macro duckdb__decisions_exact_product(a, b) -%}({{ a }} * {{ b }}){%- endmacro %}
+
+{#- decisions_exact_difference(a, b): a - b as DECIMAL(38, 12), exact for DECIMAL(38, 12) values below 10^25. DuckDB
+    keeps (38, 12); Spark types (38, 12) - (38, 12) as (39, 12) and cuts the scale to 11 at 38 digits (decimal_38_18_add
+    has the same cause): its form subtracts two DECIMAL(37, 12), typed (38, 12). -#}
+{% macro decisions_exact_difference(a, b) -%}
+  {{ return(adapter.dispatch('decisions_exact_difference', 'evalhouse')(a, b)) }}
+{%- endmacro %}
+{% macro default__decisions_exact_difference(a, b) -%}
+cast(cast({{ a }} as decimal(37, 12)) - cast({{ b }} as decimal(37, 12)) as decimal(38, 12))
+{%- endmacro %}
+{% macro duckdb__decisions_exact_difference(a, b) -%}cast({{ a }} - {{ b }} as decimal(38, 12)){%- endmacro %}
+
+{#-
+  decisions_case_file_heads(cases_dir): one row per file matching <cases_dir>/*/*.csv: file_path (the path as the
+  engine names it; the SQL base_decisions__case_files takes only the case folder and the file name from it) and
+  first_line, the text before the file's first line feed (a BOM and a trailing carriage return kept), NULL when
+  those bytes are not valid UTF-8 -- what evalhouse.decisions.case_files opens of a case CSV (its first line). The
+  whole file is read (these are the case CSVs, read whole anyway).
+  DuckDB: read_blob; the blob is cast to its escaped text (every byte outside printable ASCII, a backslash included,
+  written \xHH), cut at the first \x0A, checked against the byte sequences of valid UTF-8 (RFC 3629) and only
+  then cast back to bytes and decoded.
+  Spark: the binaryFile source (path, content; a file up to 2 GB); the bytes before the first line feed as a
+  string, is_valid_utf8() for the check.
+-#}
+{% macro decisions_case_file_heads(cases_dir) -%}
+  {{ return(adapter.dispatch('decisions_case_file_heads', 'evalhouse')(cases_dir)) }}
+{%- endmacro %}
+{% macro default__decisions_case_file_heads(cases_dir) -%}
+(
+    select
+        path as file_path,
+        case
+            when is_valid_utf8(substring_index(cast(content as string), chr(10), 1))
+            then substring_index(cast(content as string), chr(10), 1)
+        end as first_line
+    from binaryFile.`{{ cases_dir }}/*/*.csv`
+)
+{%- endmacro %}
+{% macro duckdb__decisions_case_file_heads(cases_dir) -%}
+  {#- the escaped text holds printable ASCII and \xHH escapes; valid UTF-8 as RFC 3629's byte sequences over them -#}
+  {%- set b = '\\\\x' -%}
+  {%- set cont = b ~ '[89AB][0-9A-F]' -%}
+  {%- set utf8 = '([^\\\\]|' ~ b ~ '[0-7][0-9A-F]'
+      ~ '|' ~ b ~ 'C[2-9A-F]' ~ cont ~ '|' ~ b ~ 'D[0-9A-F]' ~ cont
+      ~ '|' ~ b ~ 'E0' ~ b ~ '[AB][0-9A-F]' ~ cont ~ '|' ~ b ~ 'E[1-9A-CEF]' ~ cont ~ cont ~ '|' ~ b ~ 'ED' ~ b ~ '[89][0-9A-F]' ~ cont
+      ~ '|' ~ b ~ 'F0' ~ b ~ '[9AB][0-9A-F]' ~ cont ~ cont ~ '|' ~ b ~ 'F[1-3]' ~ cont ~ cont ~ cont
+      ~ '|' ~ b ~ 'F4' ~ b ~ '8[0-9A-F]' ~ cont ~ cont ~ ')*' -%}
+(
+    select
+        file_path,
+        case when regexp_full_match(escaped, '{{ utf8 }}') then decode(cast(escaped as blob)) end as first_line
+    from (
+        select filename as file_path, split_part(cast(content as varchar), chr(92) || 'x0A', 1) as escaped
+        from read_blob('{{ cases_dir }}/*/*.csv')
+    )
+)
+{%- endmacro %}
+
+{#- decisions_py_repr(expr): Python's repr() of a text, as evalhouse.decisions.case_files writes it in problems:
+    in single quotes, or in double quotes when the text holds a single quote and no double quote; backslash, tab,
+    carriage return, line feed and the chosen quote escaped. Other characters Python escapes (control and
+    non-printable ones, e.g. U+00A0 as \xa0) are written as they are. -#}
+{% macro decisions_py_repr(expr) -%}
+  {%- set escaped = "replace(replace(replace(replace(" ~ expr ~ ", chr(92), chr(92) || chr(92)), chr(9), chr(92) || 't'), "
+      ~ "chr(13), chr(92) || 'r'), chr(10), chr(92) || 'n')" -%}
+case
+    when instr({{ expr }}, '''') > 0 and instr({{ expr }}, '"') = 0 then '"' || {{ escaped }} || '"'
+    else '''' || replace({{ escaped }}, '''', chr(92) || '''') || ''''
+end
 {%- endmacro %}

@@ -92,12 +92,13 @@ unnest({{ list_col }}) as {{ value_alias }}, generate_subscripts({{ list_col }},
 {% macro default__raise_query_error(message_expr) -%}raise_error({{ message_expr }}){%- endmacro %}
 {% macro duckdb__raise_query_error(message_expr) -%}error({{ message_expr }}){%- endmacro %}
 
-{#- regex_full_match(expr, pattern): true when the whole text matches the regular expression. -#}
+{#- regex_full_match(expr, pattern): true when the whole text matches the regular expression (the pattern's text as
+    written for DuckDB: Spark's literals read a backslash as an escape, so its form doubles every backslash). -#}
 {% macro regex_full_match(expr, pattern) -%}
   {{ return(adapter.dispatch('regex_full_match', 'evalhouse')(expr, pattern)) }}
 {%- endmacro %}
 {% macro default__regex_full_match(expr, pattern) -%}
-({{ expr }} rlike '^({{ pattern }})$')
+({{ expr }} rlike '^({{ pattern | replace("\\", "\\\\") }})$')
 {%- endmacro %}
 {% macro duckdb__regex_full_match(expr, pattern) -%}
 regexp_full_match({{ expr }}, '{{ pattern }}')
@@ -214,3 +215,31 @@ cast(cast({{ half_up_units(expr, scale, 1) }} as decimal(18, 0))
 {%- endmacro %}
 {% macro default__series_rows(n) -%}explode(sequence(cast(0 as bigint), cast({{ n }} as bigint) - 1)){%- endmacro %}
 {% macro duckdb__series_rows(n) -%}unnest(range(cast({{ n }} as bigint))){%- endmacro %}
+
+{#- unicode_char(code_point): the one-character text of a Unicode code point (an integer literal, below U+10000).
+    DuckDB's chr(n) takes any code point; Spark's chr(n) is chr(n mod 256) (chr(8239) is '/', not U+202F), so its form
+    decodes the character's UTF-8 bytes, worked out here. -#}
+{% macro unicode_char(code_point) -%}
+  {%- if code_point is not number or code_point < 1 or code_point > 65535 -%}
+    {{ exceptions.raise_compiler_error("unicode_char: a code point 1-65535, not " ~ code_point) }}
+  {%- endif -%}
+  {{ return(adapter.dispatch('unicode_char', 'evalhouse')(code_point)) }}
+{%- endmacro %}
+{% macro default__unicode_char(code_point) -%}
+  {%- set n = code_point -%}
+  {%- if n < 128 -%}{%- set utf8 = [n] -%}
+  {%- elif n < 2048 -%}{%- set utf8 = [192 + n // 64, 128 + n % 64] -%}
+  {%- else -%}{%- set utf8 = [224 + n // 4096, 128 + (n // 64) % 64, 128 + n % 64] -%}
+  {%- endif -%}
+decode(unhex('{% for b in utf8 %}{{ '%02X' | format(b) }}{% endfor %}'), 'UTF-8')
+{%- endmacro %}
+{% macro duckdb__unicode_char(code_point) -%}chr({{ code_point }}){%- endmacro %}
+
+{#- trim_chars(expr, chars): the text without the leading and trailing characters that are in chars (a text
+    expression). DuckDB's trim(s, chars); Spark's two-argument trim is deprecated and reads its arguments the other
+    way round, so its form is btrim(s, chars). -#}
+{% macro trim_chars(expr, chars) -%}
+  {{ return(adapter.dispatch('trim_chars', 'evalhouse')(expr, chars)) }}
+{%- endmacro %}
+{% macro default__trim_chars(expr, chars) -%}btrim({{ expr }}, {{ chars }}){%- endmacro %}
+{% macro duckdb__trim_chars(expr, chars) -%}trim({{ expr }}, {{ chars }}){%- endmacro %}

@@ -84,7 +84,8 @@ json.`{{ path }}`
 
 {#- spark_csv_relation(path, meta): Spark's reading of read_source's CSV files, as DuckDB's read_csv reads them:
     header row, RFC 4180 quoting ("" inside quotes), fields over several lines, every column as text, the union of
-    the files' columns by name (a file without a column reads it as NULL) and `filename` as the path the glob
+    the files' columns by name (a file without a column reads it as NULL, and so does a column of meta.columns that
+    no file has, e.g. the optional locale columns of decisions.cases) and `filename` as the path the glob
     matched (relative when the glob is). Spark SQL cannot pass options to csv.`path`, so each matched file becomes
     an external table (evalhouse_src_<md5 of the path>_<n>, recreated at every build) and the relation is their union.
     While dbt parses (execute false) it renders a placeholder. -#}
@@ -106,6 +107,8 @@ json.`{{ path }}`
   {%- if not ns.tables -%}
     {{ exceptions.raise_compiler_error("read_source: no file matches " ~ path) }}
   {%- endif -%}
+  {#- a column the source declares (meta.columns) that no file has reads as NULL, as DuckDB's null_padding gives it -#}
+  {%- for name in (meta.get('columns') or {}).keys() if name not in ns.columns -%}{%- do ns.columns.append(name) -%}{%- endfor -%}
 (
   {%- for table, names, rel in ns.tables %}
     select

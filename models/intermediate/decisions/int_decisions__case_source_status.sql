@@ -58,8 +58,9 @@ sold as (
 exposure as (
     select
         inv.case_id,
-        cast(sum(abs(inv.opening_units + inv.received_units - coalesce(sold.net_units_sold, 0)
-                     - inv.counted_closing_units) * inv.unit_cost) as decimal(38, 12)) as unexplained_inventory_exposure
+        cast(sum({{ decisions_exact_product(
+            'abs(inv.opening_units + inv.received_units - coalesce(sold.net_units_sold, 0) - inv.counted_closing_units)',
+            'inv.unit_cost') }}) as decimal(38, 12)) as unexplained_inventory_exposure
     from {{ ref('stg_decisions__inventory') }} as inv
     left join sold
         on sold.case_id = inv.case_id and sold.store_id = inv.store_id and sold.sku = inv.sku
@@ -101,7 +102,7 @@ first_problem as (
     select
         case_id,
         source_file || ': '
-            || case when source_row = 0 then 'header' else 'row ' || cast(source_row as varchar) end
+            || case when source_row = 0 then 'header' else 'row ' || cast(source_row as string) end
             || ': ' || problem_column || ': ' || row_problem
             || coalesce(' (' || raw_text || ')', '') as first_problem
     from problems

@@ -1,7 +1,8 @@
 -- Per case x period: revenue, cost of goods, gross margin, net online units and contribution, exact DECIMAL(38, 12).
 -- Synthetic cases: every parsed POS row in the period (returns are negative quantities). Cases with any problem row
 -- get no totals (their source is invalid). R01 (UCI): merchandise lines only; no cost -> cogs, margin, contribution
--- NULL. No division and no avg anywhere on this path.
+-- NULL. No division and no avg anywhere on this path; products and differences exact on every engine
+-- (decisions_exact_product, decisions_exact_difference).
 with periods as (
     select * from {{ ref('int_decisions__periods') }}
 ),
@@ -34,7 +35,7 @@ real_data as (
     select
         uci.case_id,
         periods.period,
-        cast(sum(case when uci.is_merchandise then uci.quantity * uci.unit_price else 0 end) as decimal(38, 12)) as revenue,
+        cast(sum(case when uci.is_merchandise then {{ decisions_exact_product('uci.quantity', 'uci.unit_price') }} else 0 end) as decimal(38, 12)) as revenue,
         cast(null as decimal(38, 12))                                                as cogs,
         cast(null as decimal(38, 12))                                                as online_units,
         count(*)                                                                     as n_rows
@@ -58,7 +59,8 @@ select
     unioned.revenue,
     unioned.cogs,
     unioned.online_units,
-    cast(unioned.revenue - unioned.cogs as decimal(38, 12))                                       as gross_margin,
-    cast(unioned.revenue - unioned.cogs - budget.fulfilment_cost * unioned.online_units as decimal(38, 12)) as contribution
+    {{ decisions_exact_difference('unioned.revenue', 'unioned.cogs') }}                               as gross_margin,
+    {{ decisions_exact_difference(decisions_exact_difference('unioned.revenue', 'unioned.cogs'),
+                                  decisions_exact_product('unioned.online_units', 'budget.fulfilment_cost')) }} as contribution
 from unioned
 left join budget on budget.case_id = unioned.case_id

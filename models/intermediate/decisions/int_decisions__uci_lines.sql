@@ -6,5 +6,5 @@ select
     uci.*,
     row_number() over (partition by uci.invoice_no, uci.stock_code, uci.description, uci.quantity, uci.invoice_ts, uci.unit_price,
                                     uci.customer_id, uci.country order by uci.source_line) as duplicate_rank,
-    cast(uci.quantity * uci.unit_price as decimal(38, 12)) as line_value
+    cast({{ decisions_exact_product('uci.quantity', 'uci.unit_price') }} as decimal(38, 12)) as line_value
 from {{ ref('stg_decisions__uci_rows') }} as uci

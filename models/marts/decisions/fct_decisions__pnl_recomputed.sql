@@ -36,11 +36,11 @@ wide as (
         status.base_end,
         status.current_start,
         status.current_end,
-        cast(totals.revenue_current - totals.revenue_base as decimal(38, 12))              as revenue_delta,
-        cast(totals.gross_margin_current - totals.gross_margin_base as decimal(38, 12))    as gross_margin_delta,
-        cast(totals.contribution_current - totals.contribution_base as decimal(38, 12))    as contribution_delta,
-        cast(totals.revenue_current - status.revenue_budget as decimal(38, 12))            as revenue_vs_budget,
-        cast(totals.gross_margin_current - status.gross_margin_budget as decimal(38, 12))  as gross_margin_vs_budget,
+        {{ decisions_exact_difference('totals.revenue_current', 'totals.revenue_base') }}              as revenue_delta,
+        {{ decisions_exact_difference('totals.gross_margin_current', 'totals.gross_margin_base') }}    as gross_margin_delta,
+        {{ decisions_exact_difference('totals.contribution_current', 'totals.contribution_base') }}    as contribution_delta,
+        {{ decisions_exact_difference('totals.revenue_current', 'status.revenue_budget') }}            as revenue_vs_budget,
+        {{ decisions_exact_difference('totals.gross_margin_current', 'status.gross_margin_budget') }}  as gross_margin_vs_budget,
         status.unexplained_inventory_exposure
     from status
     left join totals on totals.case_id = status.case_id
@@ -80,10 +80,10 @@ long as (
         wide.first_problem,
         case
             when wide.n_rows_current = 0
-                then 'no POS rows in the current period (' || cast(wide.current_start as varchar) || ' to '
-                     || cast(wide.current_end as varchar) || ')'
-            else 'no POS rows in the base period (' || cast(wide.base_start as varchar) || ' to '
-                 || cast(wide.base_end as varchar) || ')'
+                then 'no POS rows in the current period (' || cast(wide.current_start as string) || ' to '
+                     || cast(wide.current_end as string) || ')'
+            else 'no POS rows in the base period (' || cast(wide.base_start as string) || ' to '
+                 || cast(wide.base_end as string) || ')'
         end as empty_period_reason
     from wide
     cross join fields
