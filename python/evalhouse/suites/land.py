@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from evalhouse import files, paths
-from evalhouse.suites.check import EMPTY, Problem, SuiteData, _rel, check_suite, suite_folders
+from evalhouse.suites.check import EMPTY, Problem, SuiteData, _rel, _repeat_text, check_suite, suite_folders
 from evalhouse.suites.contract import TABLES
 
 __all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_current", "suites_fingerprint",
@@ -208,7 +208,7 @@ def _suite_part(df: pd.DataFrame, table: str, suite: str) -> pa.Table:
     arrays = []
     for c in LANDED_COLUMNS[table]:
         if c == "suite":
-            arrays.append(_text_array(pa.repeat(pa.scalar(suite, pa.large_string()), n)))
+            arrays.append(_text_array(_repeat_text(suite, n)))
         elif c == "source_file":
             arrays.append(_text_array(df["_file"]))
         elif c == "source_row":
