@@ -272,6 +272,28 @@ def test_a_rubric_id_of_another_suite_is_an_error(suite):
         "rubric ids must be unique across suites"]
 
 
+def test_a_response_id_of_another_suite_is_an_error_at_each_later_row(suite):
+    ids = {"other_qa": {2: "shared-1", 3: "shared-2"}, "team_qa": {2: "shared-1"},
+           "third_qa": {2: "shared-2", 3: "shared-1", 4: "own-1"}}
+    for name, by_line in ids.items():
+        folder = suite.parent / name
+        if name != "team_qa":
+            shutil.copytree(EXAMPLE, folder)
+            edit(folder / "suite.yml", "example_qa_quality", f"{name}_quality")
+        lines = (folder / "responses.csv").read_text().splitlines()
+        (folder / "responses.csv").write_text("\n".join(
+            ("response_id," if i == 1 else by_line.get(i, "") + ",") + line for i, line in enumerate(lines, 1)) + "\n")
+    _, problems = check_all(suite.parent)
+    # suites in name order (other_qa, team_qa, third_qa): the first suite to use an id owns it
+    assert [str(p) for p in problems] == [
+        "suites/team_qa/responses.csv:2:response_id: response_id 'shared-1' is also used by suite 'other_qa' "
+        "(suites/other_qa/responses.csv:2); ids must be unique across suites",
+        "suites/third_qa/responses.csv:2:response_id: response_id 'shared-2' is also used by suite 'other_qa' "
+        "(suites/other_qa/responses.csv:3); ids must be unique across suites",
+        "suites/third_qa/responses.csv:3:response_id: response_id 'shared-1' is also used by suite 'other_qa' "
+        "(suites/other_qa/responses.csv:2); ids must be unique across suites"]
+
+
 def test_an_unreadable_items_file_is_one_error_with_a_relative_path(suite):
     (suite / "items.csv").write_bytes(b"item_id,input_text\nq1,caf\xe9\n")
     assert messages(suite) == ["suites/team_qa/items.csv:2:-: not UTF-8 (byte 25)"]

@@ -575,6 +575,8 @@ def _validate(batch_df: pd.DataFrame, table: str, checks: list) -> list[np.ndarr
         exp.meta = {"check": k}
         suite.add_expectation(exp)
     outcome = batch.validate(suite, result_format={"result_format": "COMPLETE"})
+    # the context saves its whole config at each new source: drop this one, so that cost does not grow per batch
+    context.data_sources.delete(f"suite_source_{_N_SOURCES}")
     by_check = {int(r.expectation_config.meta["check"]): r for r in outcome.results}
     out: list[np.ndarray | None] = []
     for k in range(len(checks)):
@@ -634,9 +636,9 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
     t = data.tables
     if "responses" in t:
         r = t["responses"]
-        r.loc[r["repetition"] == "", "repetition"] = "1"
+        _fill(r, "repetition", "1")
         r["repetition"] = r["repetition"].str.strip()
-        r.loc[r["is_reference_system"] == "", "is_reference_system"] = "false"
+        _fill(r, "is_reference_system", "false")
         missing = r["response_id"] == ""
         r.loc[missing, "response_id"] = (data.name + ":" + r["system_id"] + ":" + r["item_id"] + ":"
                                          + r["repetition"])[missing]
@@ -645,8 +647,8 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
                  f"{row['item_id']!r}, repetition {row['repetition']} (give repetition or response_id)", problems)
     if "ratings" in t:
         g = t["ratings"]
-        g.loc[g["rater_kind"] == "", "rater_kind"] = "human"
-        g.loc[g["repetition"] == "", "repetition"] = "1"
+        _fill(g, "rater_kind", "human")
+        _fill(g, "repetition", "1")
         by_name = (g["response_id"] == "") & (g["item_id"] != "") & (g["system_id"] != "")
         if by_name.any():
             lookup = {}
@@ -670,14 +672,32 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
                                     "give response_id, or item_id and system_id"))
         rubrics = data.rubrics
         if len(rubrics) == 1:
-            g.loc[g["rubric_id"] == "", "rubric_id"] = next(iter(rubrics))
+            _fill(g, "rubric_id", next(iter(rubrics)))
         for rid, versions in rubrics.items():
             if len(versions) == 1:
-                unversioned = (g["rubric_id"] == rid) & (g["rubric_version"] == "")
-                g.loc[unversioned, "rubric_version"] = str(next(iter(versions)))
+                _fill(g, "rubric_version", str(next(iter(versions))), g["rubric_id"] == rid)
     if "comparisons" in t:
         c = t["comparisons"]
-        c.loc[c["rater_kind"] == "", "rater_kind"] = "human"
+        _fill(c, "rater_kind", "human")
+
+
+def _fill(df: pd.DataFrame, column: str, value: str, where: pd.Series | None = None) -> None:
+    """Set ``column`` to ``value`` where it is '' (and ``where`` is true); a text column is rebuilt in Arrow (a
+    ``.loc`` assignment into Arrow strings converts every value)."""
+    empty = df[column] == ""
+    if where is not None:
+        empty &= where
+    if not empty.any():
+        return
+    if not isinstance(df[column].dtype, pd.StringDtype):
+        df.loc[empty, column] = value
+        return
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    filled = pc.if_else(pa.array(empty.to_numpy(dtype=bool)), pa.scalar(value, pa.large_string()),
+                        pa.array(df[column], type=pa.large_string()))
+    df[column] = pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([filled])), index=df.index, dtype=TEXT)
 
 
 def _isin(s: pd.Series, values) -> pd.Series:

@@ -121,11 +121,16 @@ def _collisions(suites: list[SuiteData]) -> list[Problem]:
     rubric_id one rubric (ratings and the rubric marts are keyed by it without the suite)."""
     owner: dict[str, tuple[str, str, int]] = {}
     problems = _rubric_collisions(suites)
-    for s in suites:
-        df = s.tables.get("responses")
-        if df is None:
-            continue
-        for rid, f, r in zip(df["response_id"], df["_file"], df["_row"]):
+    frames = [(s, s.tables["responses"]) for s in suites if s.tables.get("responses") is not None]
+    # the ids more than one suite uses, found set-wise; only their rows are walked, in order
+    ids = pd.concat([pd.DataFrame({"id": df["response_id"], "suite": s.name}).drop_duplicates() for s, df in frames]
+                    )["id"] if frames else pd.Series([], dtype=object)
+    shared = set(ids[ids.duplicated()])
+    for s, df in frames:
+        if not shared:
+            break
+        walk = df["response_id"].isin(shared).to_numpy(dtype=bool)
+        for rid, f, r in zip(*(df.loc[walk, c].tolist() for c in ("response_id", "_file", "_row"))):
             if rid in owner and owner[rid][0] != s.name:
                 o = owner[rid]
                 problems.append(Problem(f, int(r), "response_id", f"response_id {rid!r} is also used by suite "
