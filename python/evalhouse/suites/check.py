@@ -11,6 +11,7 @@ Parquet the 1-based row. A problem that concerns a whole file or column has row 
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -386,12 +387,22 @@ def _text_series(values) -> pd.Series:
 
 
 def _repeat_text(value: str, n: int) -> pd.Series:
-    """A text Series of ``n`` times ``value`` (made in Arrow, not from n Python strings)."""
+    """A text Series of ``n`` times ``value`` (made in Arrow, not from n Python strings; the columns of '' of one
+    length share one buffer, Arrow arrays being immutable)."""
+    return _text_series(_repeat_array(value, n) if value else _empty_array(n))
+
+
+@functools.lru_cache(maxsize=4)
+def _empty_array(n: int):
+    return _repeat_array("", n)
+
+
+def _repeat_array(value: str, n: int):
     import pyarrow as pa
 
     data = value.encode()
-    offsets = np.arange(n + 1, dtype=np.int64) * len(data)
-    return _text_series(pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n)))
+    offsets = np.arange(n + 1, dtype=np.int64) * len(data) if data else np.zeros(n + 1, dtype=np.int64)
+    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n))
 
 
 def _csv_header(path: Path) -> list[str]:
@@ -770,7 +781,8 @@ def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem], new
     in_order = _isin(where, {sep.join(k) for k in declared}) & (
         _isin(g["rater_kind"], _KEPT_AS_RECORDED) | _isin(where + sep + g["score"], levels))
     # a key another row has (compared column by column: the walk below words the duplicates exactly)
-    key = g[["response_id", "rater_id", "rubric_id", "criterion"]].assign(rubric_version=g["rubric_version"].str.strip())
+    key = g[["response_id", "rater_id", "rubric_id", "criterion"]].assign(
+        rubric_version=g["rubric_version"].str.strip())
     walk = (~in_order | key.duplicated(keep=False)).to_numpy(dtype=bool)
     del key
     emits = (np.ones(len(g), dtype=bool) if new is None else new.to_numpy(dtype=bool))[walk].tolist()

@@ -12,6 +12,7 @@ with its columns and no rows, so no placeholder model is needed.
 """
 from __future__ import annotations
 
+import functools
 import io
 import os
 from pathlib import Path
@@ -202,9 +203,17 @@ def _text_array(values: pd.Series | pa.Array) -> pa.Array:
     if isinstance(values, pd.Series) and not isinstance(values.dtype, pd.StringDtype):
         values = values.fillna("").astype(str)
     arr = pa.array(values, type=pa.large_string()) if not isinstance(values, (pa.Array, pa.ChunkedArray)) else values
+    if len(arr) and arr.null_count == 0 and pc.max(pc.binary_length(arr)).as_py() == 0:
+        return _nulls(len(arr))  # an absent column: every value missing
     arr = pc.if_else(pc.equal(arr, ""), pa.scalar(None, pa.large_string()), arr)
     arr = pc.if_else(pc.equal(arr, EMPTY), "", arr)
     return arr.cast(pa.string())
+
+
+@functools.lru_cache(maxsize=4)
+def _nulls(n: int) -> pa.Array:
+    """``n`` NULL strings: one array shared by the landing table's missing columns (Arrow arrays are immutable)."""
+    return pa.nulls(n, pa.string())
 
 
 def _suite_part(df: pd.DataFrame, table: str, suite: str) -> pa.Table:
@@ -224,7 +233,7 @@ def _suite_part(df: pd.DataFrame, table: str, suite: str) -> pa.Table:
         elif c in df.columns:
             arrays.append(_text_array(_normalised(df, table, c)))
         else:
-            arrays.append(pa.nulls(n, pa.string()))
+            arrays.append(_nulls(n))
     return pa.Table.from_arrays(arrays, names=LANDED_COLUMNS[table])
 
 
