@@ -167,6 +167,48 @@ def test_parquet_keeps_an_empty_reply_apart_from_a_missing_one(suite, tmp_path):
     assert dict(zip(got["item_id"], got["response_text"])) == {"q1": "", "q2": None}
 
 
+def test_landing_normalises_typed_parquet_values(suite, tmp_path):
+    """Typed Parquet columns land as text the way a CSV's would; booleans as true / false, timestamps as UTC
+    'YYYY-MM-DD HH:MM:SS.ffffff', integers and decimals stripped; a kept empty reason is '', a missing one NULL;
+    source_row is the 1-based Parquet row."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (suite / "ratings.csv").unlink()
+    rid = "team_qa:model_a:q1:1"
+    pq.write_table(pa.table({
+        "response_id": [rid, rid, rid, rid],
+        "rater_id": ["ana", "ana", "ben", "judge_x"],
+        "rater_kind": ["human", "human", None, "judge"],
+        "criterion": ["correctness", "unsupported_claims", "correctness", "correctness"],
+        "score": pa.array([2.0, 0.0, 1.0, 1.5]),
+        "rubric_version": pa.array([1, 1, None, 1], pa.int32()),
+        "is_blind": pa.array([True, False, None, True]),
+        "reported_ready": [" TRUE ", "0", "", None],
+        "reported_total": [" 7 ", "+3", None, ""],
+        "rated_at": ["2026-01-02T03:04:05+02:00", "2026-01-02 03:04:05.5Z", "2026-01-02", None],
+        "reason": ["fine", "", None, " "],
+    }), suite / "ratings.parquet")
+    suites, problems = check_all(suite.parent, ["team_qa"])
+    assert problems == []
+    land(suites, tmp_path / "landing")
+    got = pq.read_table(tmp_path / "landing" / "ratings.parquet")
+    assert got.schema.field("source_row").type == pa.int64() and got.schema.field("score").type == pa.string()
+    got = got.to_pydict()
+    assert got["source_row"] == [1, 2, 3, 4]
+    assert got["source_file"] == ["suites/team_qa/ratings.parquet"] * 4
+    assert got["rater_kind"] == ["human", "human", "human", "judge"]
+    assert got["score"] == ["2.0", "0.0", "1.0", "1.5"]
+    assert got["rubric_version"] == ["1", "1", "1", "1"]
+    assert got["is_blind"] == ["true", "false", None, "true"]
+    assert got["reported_ready"] == ["true", "false", None, None]
+    assert got["reported_total"] == ["7", "+3", None, None]
+    assert got["rated_at"] == ["2026-01-02 01:04:05.000000", "2026-01-02 03:04:05.500000",
+                               "2026-01-02 00:00:00.000000", None]
+    assert got["reason"] == ["fine", "", None, " "]
+    assert got["judge_model"] == [None] * 4 and got["suite"] == ["team_qa"] * 4
+
+
 def test_bad_yaml_names_the_line(suite):
     edit(suite / "suite.yml", "title: Example QA", "title: [Example QA")
     got = messages(suite)
@@ -270,6 +312,28 @@ def test_a_rubric_id_of_another_suite_is_an_error(suite):
     assert [str(p) for p in problems] == [
         "suites/team_qa/suite.yml:9:rubric_id: rubric_id 'example_qa_quality' is also used by suite 'other_qa'; "
         "rubric ids must be unique across suites"]
+
+
+def test_a_response_id_of_another_suite_is_an_error_at_each_later_row(suite):
+    ids = {"other_qa": {2: "shared-1", 3: "shared-2"}, "team_qa": {2: "shared-1"},
+           "third_qa": {2: "shared-2", 3: "shared-1", 4: "own-1"}}
+    for name, by_line in ids.items():
+        folder = suite.parent / name
+        if name != "team_qa":
+            shutil.copytree(EXAMPLE, folder)
+            edit(folder / "suite.yml", "example_qa_quality", f"{name}_quality")
+        lines = (folder / "responses.csv").read_text().splitlines()
+        (folder / "responses.csv").write_text("\n".join(
+            ("response_id," if i == 1 else by_line.get(i, "") + ",") + line for i, line in enumerate(lines, 1)) + "\n")
+    _, problems = check_all(suite.parent)
+    # suites in name order (other_qa, team_qa, third_qa): the first suite to use an id owns it
+    assert [str(p) for p in problems] == [
+        "suites/team_qa/responses.csv:2:response_id: response_id 'shared-1' is also used by suite 'other_qa' "
+        "(suites/other_qa/responses.csv:2); ids must be unique across suites",
+        "suites/third_qa/responses.csv:2:response_id: response_id 'shared-2' is also used by suite 'other_qa' "
+        "(suites/other_qa/responses.csv:3); ids must be unique across suites",
+        "suites/third_qa/responses.csv:3:response_id: response_id 'shared-1' is also used by suite 'other_qa' "
+        "(suites/other_qa/responses.csv:2); ids must be unique across suites"]
 
 
 def test_an_unreadable_items_file_is_one_error_with_a_relative_path(suite):

@@ -11,6 +11,7 @@ Parquet the 1-based row. A problem that concerns a whole file or column has row 
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -332,7 +333,7 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
             return None
         df = pd.DataFrame({col: _text_column(table.column(col), col in keep) for col in table.column_names},
                           index=pd.RangeIndex(table.num_rows))
-        df["_row"] = range(1, len(df) + 1)
+        df["_row"] = np.arange(1, len(df) + 1, dtype=np.int64)
     else:
         from evalhouse.ratings.store import ImportRejected, read_rows
 
@@ -348,22 +349,60 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
         header = _csv_header(path) if suffix == ".csv" else sorted({k for _, r in rows for k in r})
         df = pd.DataFrame([r for _, r in rows], columns=header, dtype=object).fillna("").astype(TEXT)
         df["_row"] = [line for line, _ in rows]
-    df["_file"] = name
+    df["_file"] = _repeat_text(name, len(df))
     return df
 
 
 def _text_column(col, keep: bool) -> pd.Series:
-    """One Parquet column as a text Series (``_text``; '' of a ``keep`` column as EMPTY). A string column is
-    converted in Arrow (None -> ''), without a Python object per value; other types value by value."""
+    """One Parquet column as a text Series (``_text``; '' of a ``keep`` column as EMPTY). String, integer and
+    boolean columns are converted in Arrow (None -> ''; an integer as ``str`` writes it, a boolean as true / false);
+    a floating-point column value by distinct value (bit for bit); other types value by value."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+    t = col.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
         if keep:
             col = pc.if_else(pc.equal(col, ""), EMPTY, col)
-        col = pc.fill_null(col, "")
-        return pd.Series(pd.arrays.ArrowStringArray(col.cast(pa.large_string())), dtype=TEXT)
+        return _text_series(pc.fill_null(col, "").cast(pa.large_string()))
+    if pa.types.is_integer(t) or pa.types.is_boolean(t):
+        return _text_series(pc.fill_null(col.cast(pa.large_string()), ""))
+    if pa.types.is_floating(t) and not pa.types.is_float16(t):
+        # a null and a NaN are both '' (_text); equal bits are equal floats, whose text is one
+        values = col.to_numpy(zero_copy_only=False)
+        bits = values.view(np.uint32 if values.dtype == np.float32 else np.uint64)
+        uniques, codes = np.unique(bits, return_inverse=True)
+        texts = pa.array([_text(v) for v in uniques.view(values.dtype).tolist()], type=pa.large_string())
+        return _text_series(texts.take(pa.array(codes.ravel())))
     return pd.Series([EMPTY if v == "" and keep else _text(v) for v in col.to_pylist()], dtype=TEXT)
+
+
+def _text_series(values) -> pd.Series:
+    """Arrow large strings (an Array or ChunkedArray) as a text Series, without a copy."""
+    import pyarrow as pa
+
+    if isinstance(values, pa.Array):
+        values = pa.chunked_array([values])
+    return pd.Series(pd.arrays.ArrowStringArray(values), dtype=TEXT)
+
+
+def _repeat_text(value: str, n: int) -> pd.Series:
+    """A text Series of ``n`` times ``value`` (made in Arrow, not from n Python strings; the columns of '' of one
+    length share one buffer, Arrow arrays being immutable)."""
+    return _text_series(_repeat_array(value, n) if value else _empty_array(n))
+
+
+@functools.lru_cache(maxsize=4)
+def _empty_array(n: int):
+    return _repeat_array("", n)
+
+
+def _repeat_array(value: str, n: int):
+    import pyarrow as pa
+
+    data = value.encode()
+    offsets = np.arange(n + 1, dtype=np.int64) * len(data) if data else np.zeros(n + 1, dtype=np.int64)
+    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n))
 
 
 def _csv_header(path: Path) -> list[str]:
@@ -413,7 +452,7 @@ def read_table_files(folder: Path, problems: list[Problem],
             df = pd.concat(frames, ignore_index=True)
             for c in spec.names:
                 if c not in df.columns:
-                    df[c] = ""
+                    df[c] = _repeat_text("", len(df))
             out[table] = df[spec.names + ["_file", "_row"]].fillna("").astype({c: TEXT for c in spec.names + ["_file"]})
     return out
 
@@ -547,6 +586,8 @@ def _validate(batch_df: pd.DataFrame, table: str, checks: list) -> list[np.ndarr
         exp.meta = {"check": k}
         suite.add_expectation(exp)
     outcome = batch.validate(suite, result_format={"result_format": "COMPLETE"})
+    # the context saves its whole config at each new source: drop this one, so that cost does not grow per batch
+    context.data_sources.delete(f"suite_source_{_N_SOURCES}")
     by_check = {int(r.expectation_config.meta["check"]): r for r in outcome.results}
     out: list[np.ndarray | None] = []
     for k in range(len(checks)):
@@ -606,9 +647,9 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
     t = data.tables
     if "responses" in t:
         r = t["responses"]
-        r.loc[r["repetition"] == "", "repetition"] = "1"
+        _fill(r, "repetition", "1")
         r["repetition"] = r["repetition"].str.strip()
-        r.loc[r["is_reference_system"] == "", "is_reference_system"] = "false"
+        _fill(r, "is_reference_system", "false")
         missing = r["response_id"] == ""
         r.loc[missing, "response_id"] = (data.name + ":" + r["system_id"] + ":" + r["item_id"] + ":"
                                          + r["repetition"])[missing]
@@ -617,8 +658,8 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
                  f"{row['item_id']!r}, repetition {row['repetition']} (give repetition or response_id)", problems)
     if "ratings" in t:
         g = t["ratings"]
-        g.loc[g["rater_kind"] == "", "rater_kind"] = "human"
-        g.loc[g["repetition"] == "", "repetition"] = "1"
+        _fill(g, "rater_kind", "human")
+        _fill(g, "repetition", "1")
         by_name = (g["response_id"] == "") & (g["item_id"] != "") & (g["system_id"] != "")
         if by_name.any():
             lookup = {}
@@ -642,14 +683,43 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
                                     "give response_id, or item_id and system_id"))
         rubrics = data.rubrics
         if len(rubrics) == 1:
-            g.loc[g["rubric_id"] == "", "rubric_id"] = next(iter(rubrics))
+            _fill(g, "rubric_id", next(iter(rubrics)))
         for rid, versions in rubrics.items():
             if len(versions) == 1:
-                unversioned = (g["rubric_id"] == rid) & (g["rubric_version"] == "")
-                g.loc[unversioned, "rubric_version"] = str(next(iter(versions)))
+                _fill(g, "rubric_version", str(next(iter(versions))), g["rubric_id"] == rid)
     if "comparisons" in t:
         c = t["comparisons"]
-        c.loc[c["rater_kind"] == "", "rater_kind"] = "human"
+        _fill(c, "rater_kind", "human")
+
+
+def _fill(df: pd.DataFrame, column: str, value: str, where: pd.Series | None = None) -> None:
+    """Set ``column`` to ``value`` where it is '' (and ``where`` is true); a text column is rebuilt in Arrow (a
+    ``.loc`` assignment into Arrow strings converts every value)."""
+    empty = df[column] == ""
+    if where is not None:
+        empty &= where
+    if not empty.any():
+        return
+    if not isinstance(df[column].dtype, pd.StringDtype):
+        df.loc[empty, column] = value
+        return
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    filled = pc.if_else(pa.array(empty.to_numpy(dtype=bool)), pa.scalar(value, pa.large_string()),
+                        pa.array(df[column], type=pa.large_string()))
+    df[column] = pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([filled])), index=df.index, dtype=TEXT)
+
+
+def _join(sep: str, *columns: pd.Series) -> pd.Series:
+    """The text columns joined value by value with ``sep`` (``a + sep + b``), in Arrow: pandas' ``+`` on Arrow
+    strings is about ten times slower."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    joined = pc.binary_join_element_wise(*(pa.array(c, type=pa.large_string()) for c in columns),
+                                         pa.scalar(sep, pa.large_string()))
+    return pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([joined])), index=columns[0].index, dtype=TEXT)
 
 
 def _isin(s: pd.Series, values) -> pd.Series:
@@ -715,20 +785,21 @@ def _check_scores(data: SuiteData, g: pd.DataFrame, problems: list[Problem], new
     rubrics = data.rubrics
     declared = {(rid, str(v), c): d for rid, vs in rubrics.items() for v, crits in vs.items() for c, d in crits.items()}
     sep = "\x1f"
-    where = g["rubric_id"] + sep + g["rubric_version"] + sep + g["criterion"]
+    where = _join(sep, g["rubric_id"], g["rubric_version"], g["criterion"])
     levels = {f"{rid}{sep}{v}{sep}{c}{sep}{lv}" for (rid, v, c), d in declared.items()
               if isinstance(d.get("min_score"), int) and isinstance(d.get("max_score"), int)
               for lv in range(d["min_score"], d["max_score"] + 1)}
-    in_order = where.isin({sep.join(k) for k in declared}) & (
-        g["rater_kind"].isin(_KEPT_AS_RECORDED) | (where + sep + g["score"]).isin(levels))
-    key = (g["response_id"] + sep + g["rater_id"] + sep + g["rubric_id"] + sep + g["rubric_version"].str.strip()
-           + sep + g["criterion"])
-    walk = ~in_order | key.duplicated(keep=False)
-    emit = [True] * len(g) if new is None else new.tolist()
+    in_order = _isin(where, {sep.join(k) for k in declared}) & (
+        _isin(g["rater_kind"], _KEPT_AS_RECORDED) | _isin(_join(sep, where, g["score"]), levels))
+    # a key another row has (compared column by column: the walk below words the duplicates exactly)
+    key = g[["response_id", "rater_id", "rubric_id", "criterion"]].assign(
+        rubric_version=g["rubric_version"].str.strip())
+    walk = (~in_order | key.duplicated(keep=False)).to_numpy(dtype=bool)
+    del key
+    emits = (np.ones(len(g), dtype=bool) if new is None else new.to_numpy(dtype=bool))[walk].tolist()
     seen: dict[tuple, str] = {}
     cols = ["_file", "_row", "rubric_id", "rubric_version", "criterion", "score", "rater_kind", "response_id",
             "rater_id"]
-    emits = [e for e, w in zip(emit, walk) if w]
     for own, (f, r, rid, ver, crit, score, kind, response, rater) in zip(emits, zip(*(g.loc[walk, c].tolist()
                                                                                   for c in cols))):
         out = problems if own else []  # a row of an earlier import: only the duplicate check spans it

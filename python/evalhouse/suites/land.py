@@ -12,6 +12,7 @@ with its columns and no rows, so no placeholder model is needed.
 """
 from __future__ import annotations
 
+import functools
 import io
 import os
 from pathlib import Path
@@ -22,7 +23,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from evalhouse import files, paths
-from evalhouse.suites.check import EMPTY, Problem, SuiteData, _rel, check_suite, suite_folders
+from evalhouse.suites.check import EMPTY, Problem, SuiteData, _rel, _repeat_text, check_suite, suite_folders
 from evalhouse.suites.contract import TABLES
 
 __all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_current", "suites_fingerprint",
@@ -121,11 +122,16 @@ def _collisions(suites: list[SuiteData]) -> list[Problem]:
     rubric_id one rubric (ratings and the rubric marts are keyed by it without the suite)."""
     owner: dict[str, tuple[str, str, int]] = {}
     problems = _rubric_collisions(suites)
-    for s in suites:
-        df = s.tables.get("responses")
-        if df is None:
-            continue
-        for rid, f, r in zip(df["response_id"], df["_file"], df["_row"]):
+    frames = [(s, s.tables["responses"]) for s in suites if s.tables.get("responses") is not None]
+    # the ids more than one suite uses, found set-wise; only their rows are walked, in order
+    ids = pd.concat([pd.DataFrame({"id": df["response_id"], "suite": s.name}).drop_duplicates() for s, df in frames]
+                    )["id"] if frames else pd.Series([], dtype=object)
+    shared = set(ids[ids.duplicated()])
+    for s, df in frames:
+        if not shared:
+            break
+        walk = df["response_id"].isin(shared).to_numpy(dtype=bool)
+        for rid, f, r in zip(*(df.loc[walk, c].tolist() for c in ("response_id", "_file", "_row"))):
             if rid in owner and owner[rid][0] != s.name:
                 o = owner[rid]
                 problems.append(Problem(f, int(r), "response_id", f"response_id {rid!r} is also used by suite "
@@ -154,21 +160,81 @@ def _rubric_collisions(suites: list[SuiteData]) -> list[Problem]:
     return problems
 
 
-def _normalise(df: pd.DataFrame, table: str) -> pd.DataFrame:
-    spec = TABLES[table]
-    out = df.copy()
-    for col in spec.columns:
-        if col.type == "boolean":
-            out[col.name] = out[col.name].str.strip().str.lower().map({"true": "true", "1": "true",
-                                                                         "false": "false", "0": "false"}).fillna("")
-        elif col.type == "timestamp":
-            present = out[col.name] != ""
-            if present.any():
-                ts = pd.to_datetime(out.loc[present, col.name].str.strip(), utc=True, format="ISO8601")
-                out.loc[present, col.name] = ts.dt.tz_localize(None).dt.strftime("%Y-%m-%d %H:%M:%S.%f")
-        elif col.type in ("integer", "decimal"):
-            out[col.name] = out[col.name].str.strip()
+def _by_value(values: pd.Series, convert) -> pa.Array:
+    """``convert`` (a function of a Series) applied to each distinct value of ``values`` once, the results put back
+    in place: a column of a few distinct values (booleans, repeated timestamps) is converted at the cost of those."""
+    codes, uniques = pd.factorize(values, use_na_sentinel=False)
+    converted = convert(pd.Series(uniques, dtype=values.dtype))
+    return pa.array(converted, type=pa.large_string()).take(pa.array(codes))
+
+
+def _bool_text(values: pd.Series) -> pd.Series:
+    return values.str.strip().str.lower().map({"true": "true", "1": "true", "false": "false", "0": "false"}).fillna("")
+
+
+def _timestamp_text(values: pd.Series) -> pd.Series:
+    out = values.astype(object).copy()
+    present = values != ""
+    if present.any():
+        ts = pd.to_datetime(values[present].str.strip(), utc=True, format="ISO8601")
+        out[present] = ts.dt.tz_localize(None).dt.strftime("%Y-%m-%d %H:%M:%S.%f")
     return out
+
+
+def _normalised(df: pd.DataFrame, table: str, column: str) -> pd.Series | pa.Array:
+    """One column of a suite's frame as landed: booleans as true / false ('' when missing), timestamps as
+    ``YYYY-MM-DD HH:MM:SS.ffffff`` UTC (naive), integers and decimals stripped, other text as it is."""
+    spec = TABLES[table].column(column)
+    values = df[column]
+    if spec is None:
+        return values
+    if spec.type == "boolean":
+        return _by_value(values, _bool_text)
+    if spec.type == "timestamp":
+        return _by_value(values, _timestamp_text)
+    if spec.type in ("integer", "decimal"):
+        return values.str.strip()
+    return values
+
+
+def _text_array(values: pd.Series | pa.Array) -> pa.Array:
+    """A text column as landed: '' is missing (NULL) and EMPTY a kept empty string; pa.string(). Arrow-backed
+    text is taken as it is (no Python object per value); anything else as ``str`` of each value."""
+    if isinstance(values, pd.Series) and not isinstance(values.dtype, pd.StringDtype):
+        values = values.fillna("").astype(str)
+    arr = pa.array(values, type=pa.large_string()) if not isinstance(values, (pa.Array, pa.ChunkedArray)) else values
+    if len(arr) and arr.null_count == 0 and pc.max(pc.binary_length(arr)).as_py() == 0:
+        return _nulls(len(arr))  # an absent column: every value missing
+    arr = pc.if_else(pc.equal(arr, ""), pa.scalar(None, pa.large_string()), arr)
+    arr = pc.if_else(pc.equal(arr, EMPTY), "", arr)
+    return arr.cast(pa.string())
+
+
+@functools.lru_cache(maxsize=4)
+def _nulls(n: int) -> pa.Array:
+    """``n`` NULL strings: one array shared by the landing table's missing columns (Arrow arrays are immutable)."""
+    return pa.nulls(n, pa.string())
+
+
+def _suite_part(df: pd.DataFrame, table: str, suite: str) -> pa.Table:
+    """One suite's rows of a data table as a landing table (LANDED_COLUMNS[table], in that order)."""
+    n = len(df)
+    arrays = []
+    for c in LANDED_COLUMNS[table]:
+        if c == "suite":
+            arrays.append(_text_array(_repeat_text(suite, n)))
+        elif c == "source_file":
+            arrays.append(_text_array(df["_file"]))
+        elif c == "source_row":
+            # the row as problems name it (CSV: the line), or the data row a reader gives (_source_row: a GRADE
+            # pack row, 1 = the file's first data row)
+            rows = df["_source_row"] if "_source_row" in df.columns else df["_row"]
+            arrays.append(pa.array(pd.to_numeric(rows, errors="coerce").astype("Int64"), type=pa.int64()))
+        elif c in df.columns:
+            arrays.append(_text_array(_normalised(df, table, c)))
+        else:
+            arrays.append(_nulls(n))
+    return pa.Table.from_arrays(arrays, names=LANDED_COLUMNS[table])
 
 
 def _rubric_frames(s: SuiteData) -> dict[str, list[dict]]:
@@ -210,20 +276,20 @@ def _system_rows(suite: str, spec: dict) -> list[dict]:
              "is_baseline": "true" if n == baseline else "false"} for n in names]
 
 
-def _write(table: str, records: pd.DataFrame, target: Path) -> None:
+def _schema(table: str) -> pa.Schema:
+    return pa.schema([(c, pa.int64() if c == "source_row" else pa.string()) for c in LANDED_COLUMNS[table]])
+
+
+def _write(table: str, records: pd.DataFrame | pa.Table, target: Path) -> None:
+    """One landing file: a frame of text (derived tables) or a landing table (data tables)."""
     cols = LANDED_COLUMNS[table]
-    frame = records.reindex(columns=cols).fillna("")
-    arrays = []
-    for c in cols:
-        if c == "source_row":
-            arrays.append(pa.array(pd.to_numeric(frame[c], errors="coerce").astype("Int64"), type=pa.int64()))
-        else:
-            # '' is missing (NULL) and EMPTY a kept empty string, done column-wise in Arrow (not per value)
-            values = pa.array(frame[c].astype(str), type=pa.string())
-            values = pc.if_else(pc.equal(values, ""), pa.scalar(None, pa.string()), values)
-            arrays.append(pc.if_else(pc.equal(values, EMPTY), "", values))
+    if isinstance(records, pd.DataFrame):
+        frame = records.reindex(columns=cols).fillna("")
+        arrays = [pa.array(pd.to_numeric(frame[c], errors="coerce").astype("Int64"), type=pa.int64())
+                  if c == "source_row" else _text_array(frame[c].astype(str)) for c in cols]
+        records = pa.Table.from_arrays(arrays, names=cols)
     buf = io.BytesIO()
-    pq.write_table(pa.Table.from_arrays(arrays, names=cols), buf)
+    pq.write_table(records, buf)
     files.write_replace(target / f"{table}.parquet", buf.getvalue())
 
 
@@ -235,20 +301,12 @@ def land(suites: list[SuiteData], target: Path | None = None, fingerprint: str |
     (target / FINGERPRINT_FILE).unlink(missing_ok=True)
     counts = {}
     for table in TABLES:
-        parts = []
-        for s in suites:
-            df = s.tables.get(table)
-            if df is None or df.empty:
-                continue
-            df = _normalise(df, table)
-            # source_row: the row as problems name it (CSV: the line), or the data row a reader gives (_source_row:
-            # a GRADE pack row, 1 = the file's first data row)
-            df = df.assign(suite=s.name, source_file=df["_file"],
-                           source_row=df["_source_row"] if "_source_row" in df.columns else df["_row"])
-            parts.append(df)
-        frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=LANDED_COLUMNS[table])
+        parts = [_suite_part(s.tables[table], table, s.name) for s in suites
+                 if s.tables.get(table) is not None and not s.tables[table].empty]
+        frame = pa.concat_tables(parts) if parts else _schema(table).empty_table()
         _write(table, frame, target)
-        counts[table] = len(frame)
+        counts[table] = frame.num_rows
+        del parts, frame
     derived: dict[str, list[dict]] = {"suites": [], "rubric_levels": [], "rubric_versions": [], "rubric_rules": [],
                                       "suite_systems": [], "answer_rules": []}
     for s in suites:
