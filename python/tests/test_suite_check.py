@@ -55,6 +55,30 @@ def test_wrong_type(suite):
     assert messages(suite) == ["suites/team_qa/ratings.csv:4:score: score is not a decimal: 'two'"]
 
 
+def test_impossible_timestamps_are_problems_not_a_landing_crash(suite, tmp_path):
+    # the pattern's form, but no such time (or a year outside 1678-2261): the check names them, nothing lands
+    text = (suite / "ratings.csv").read_text(encoding="utf-8").splitlines()
+    stamps = ["2026-13-45", "2026-02-30", "2026-12-01 25:00:00", "0001-01-01", "9999-12-31T23:59:59Z",
+              "2026-12-01T10:00:00+01:00"]
+    rows = [text[0] + ",rated_at"] + [line + "," + (stamps[i] if i < len(stamps) else "") for i, line in
+                                     enumerate(text[1:])]
+    (suite / "ratings.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    reason = "(no such date or time, or a year outside 1678-2261)"
+    assert messages(suite) == [f"suites/team_qa/ratings.csv:{i + 2}:rated_at: rated_at is not a timestamp: {s!r} "
+                               f"{reason}" for i, s in enumerate(stamps[:5])]
+    # the last, valid one with an offset lands as UTC; a suite with only valid stamps lands without error
+    edit(suite / "ratings.csv", ",2026-13-45", ",2026-01-31")
+    for s in stamps[1:5]:
+        edit(suite / "ratings.csv", "," + s, ",")
+    suites, problems = check_all(suite.parent)
+    assert problems == []
+    land(suites, tmp_path / "landing")
+    import duckdb
+    got = duckdb.sql(f"select source_row, rated_at from '{tmp_path / 'landing' / 'ratings.parquet'}' "
+                     "where rated_at is not null order by source_row").fetchall()
+    assert got == [(2, "2026-01-31 00:00:00.000000"), (7, "2026-12-01 09:00:00.000000")]
+
+
 def test_duplicated_key(suite):
     with open(suite / "items.csv", "a") as fh:
         fh.write("q1,Capital of France?,Paris,en,geography\n")

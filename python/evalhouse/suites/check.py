@@ -527,6 +527,46 @@ def _expectations(df: pd.DataFrame, table: str, present: dict[str, set[str]], pr
                 n_values, value_codes = codes[column]
                 index = np.flatnonzero(np.isin(value_codes, index[index < n_values]))
             _word(frame, values, index, column, message, present, problems)
+    for col in spec.columns:
+        if col.type == "timestamp" and any(col.name in cols for cols in present.values()):
+            _impossible_timestamps(df, col.name, new_files, problems)
+
+
+def _impossible_timestamps(df: pd.DataFrame, column: str, new_files: set[str] | None,
+                           problems: list[Problem]) -> None:
+    """Rows of ``column`` (a timestamp) whose value has the timestamp's form (TYPE_PATTERNS) but is no time the
+    landing can write: a month 13, February 30, hour 25, or a year outside 1678-2261 (within pandas' nanosecond
+    range). The distinct values are parsed by the landing's parser (pandas ISO 8601, UTC;
+    evalhouse.suites.land._timestamp_text), so a suite that passes the check lands; each value alone only when the
+    whole set fails. Rows of ``new_files`` only (every row when None), as the per-row checks."""
+    frame = df.loc[df["_file"].isin(new_files)] if new_files is not None else df
+    if not len(frame):
+        return
+    values = frame[column]
+    distinct = pd.Series(pd.unique(values[values != ""]), dtype=object)
+    formed = distinct[distinct.str.match(TYPE_PATTERNS["timestamp"])]
+    if not len(formed):
+        return
+    from evalhouse.suites.land import _timestamp_text  # the landing's own conversion (land imports this module)
+
+    def lands(texts: pd.Series) -> bool:
+        try:
+            _timestamp_text(texts)
+        except (ValueError, OverflowError):  # pandas' OutOfBoundsDatetime is a ValueError
+            return False
+        return True
+
+    # pandas' nanosecond range (1677-09-21 .. 2262-04-11), kept to whole years: one value beyond it can make the
+    # landing's conversion of the whole column fail even when that value alone converts
+    in_range = formed.str.strip().str[:4].astype(int).between(1678, 2261)
+    if in_range.all() and lands(formed):
+        return
+    bad = set(formed[~in_range.to_numpy()]) | {v for v in formed[in_range.to_numpy()]
+                                              if not lands(pd.Series([v], dtype=values.dtype))}
+    hit = values.isin(bad).to_numpy(dtype=bool)
+    for f, r, v in zip(frame["_file"][hit], frame["_row"][hit], values[hit]):
+        problems.append(Problem(f, int(r), column, f"{column} is not a timestamp: {str(v)[:60]!r} (no such date or "
+                                "time, or a year outside 1678-2261)"))
 
 
 def _distinct_values(values: dict[str, pd.Series], few: int = 1000
