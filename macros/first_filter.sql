@@ -20,7 +20,7 @@
     runs each step only on the rows the step before left undecided (DuckDB evaluates both sides of an AND in a
     projection, a CASE branch only on its rows): json_valid alone decides a text without '\u', without "nan" /
     "inf" in any case and without a comma before a closing bracket, since each of DuckDB's leniencies needs one of
-    them (5.5 s -> 0.6 s on 1M short JSON outputs). -#}
+    them (5.5-6.2 s -> 0.6-1.1 s on 1M short JSON outputs, at load 8). -#}
 {% macro duckdb__json_strict(x) -%}
 case
     when not coalesce(
