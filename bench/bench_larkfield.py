@@ -142,7 +142,13 @@ def load() -> str:
 def slowest(proj: Path, n: int = 10) -> str:
     results = json.loads((proj / "target" / "run_results.json").read_text())["results"]
     top = sorted(results, key=lambda r: -r["execution_time"])[:n]
-    return ", ".join(f"{r['unique_id'].split('.')[-1]} {r['execution_time']:.1f}" for r in top)
+    return ", ".join(f"{_node_name(r['unique_id'])} {r['execution_time']:.1f}" for r in top)
+
+
+def _node_name(unique_id: str) -> str:
+    """A model's name; a data test's generated name (its unique_id ends in a hash), cut to 60 characters."""
+    parts = unique_id.split(".")
+    return parts[2][:60] if parts[0] == "test" and len(parts) > 3 else parts[-1]
 
 
 def spark_step(proj: Path, env: dict) -> None:

@@ -1,22 +1,23 @@
 {#-
   The incremental rating chain (int_ratings -> int_latest_ratings -> int_effective_scores -> int_reply_scores ->
   int_rater_pair_scores / int_reliability_scores -> int_reliability_units, and fct_ratings, fct_criterion_scores,
-  fct_reply_scores).
+  fct_reply_scores, fct_stale_ratings).
 
   int_rating_groups hashes the rating rows of every (source_file, response_id) and fingerprints everything else the
-  chain reads (rubric criteria and rules, responses, items, HANNA metric scores, the chain's own code).
+  chain reads (rubric criteria, rules and versions, responses, items, the chain's own code); HANNA's metric scores
+  are hashed per response like rating rows.
   int_rating_changes lists the (source_file, response_id) pairs whose hash or fingerprint differs from
   _rating_chain_state (the groups as the whole chain last applied them), plus the pairs still pending from a run
   that did not finish. On DuckDB each chain model is incremental: a pre-hook deletes the affected keys, the model
-  recomputes them. save_rating_chain_state (on-run-end) advances the state only when every chain model ran
-  successfully in the run. On any other engine the chain models are tables and none of this applies: the two
+  recomputes them, and its grain test checks only those (rating_chain_test_filter). save_rating_chain_state
+  (on-run-end) advances the state only when every chain model ran successfully in the run and no test on one failed. On any other engine the chain models are tables and none of this applies: the two
   bookkeeping models are duckdb_only (dbt_project.yml) and the chain models do not ref them there.
 -#}
 
 {% macro rating_chain_models() -%}
   {{ return(['int_rating_groups', 'int_rating_changes', 'int_ratings', 'fct_ratings', 'int_latest_ratings',
              'int_effective_scores', 'int_reply_scores', 'int_rater_pair_scores', 'int_reliability_scores',
-             'int_reliability_units', 'fct_criterion_scores', 'fct_reply_scores']) }}
+             'int_reliability_units', 'fct_criterion_scores', 'fct_reply_scores', 'fct_stale_ratings']) }}
 {%- endmacro %}
 
 {#- rating_chain_materialized(): 'incremental' on DuckDB, 'table' elsewhere. -#}
@@ -109,18 +110,27 @@ delete from {{ this }} where exists (
   {%- endif -%}
 {%- endmacro %}
 
-{#- save_rating_chain_state(results): on-run-end: when every chain model ran successfully, the groups become the
-    state and the pending changes are cleared; otherwise both stay, and the next run recomputes them again. -#}
+{#- save_rating_chain_state(results): on-run-end: when every chain model ran successfully and no test on a chain
+    model failed or errored, the groups become the state and the pending changes are cleared; otherwise both stay,
+    and the next run recomputes (and checks) them again. -#}
 {% macro save_rating_chain_state(results) -%}
   {%- if execute and target.type == 'duckdb' -%}
     {%- set done = [] -%}
+    {%- set failed = [] -%}
+    {%- set chain_ids = [] -%}
+    {%- for name in rating_chain_models() -%}
+      {%- do chain_ids.append('model.' ~ project_name ~ '.' ~ name) -%}
+    {%- endfor -%}
     {%- for res in results -%}
       {%- if res.node.resource_type == 'model' and res.node.name in rating_chain_models()
             and res.status == 'success' -%}
         {%- do done.append(res.node.name) -%}
+      {%- elif res.node.resource_type == 'test' and res.status in ['fail', 'error']
+               and res.node.depends_on.nodes | select('in', chain_ids) | list | length > 0 -%}
+        {%- do failed.append(res.node.name) -%}
       {%- endif -%}
     {%- endfor -%}
-    {%- if done | unique | list | length == rating_chain_models() | length -%}
+    {%- if done | unique | list | length == rating_chain_models() | length and failed | length == 0 -%}
       {%- set groups = api.Relation.create(database=target.database, schema=target.schema,
                                            identifier='int_rating_groups') -%}
       {%- set changes = api.Relation.create(database=target.database, schema=target.schema,
@@ -131,4 +141,29 @@ delete from {{ this }} where exists (
     {%- endif -%}
   {%- endif -%}
   select 1
+{%- endmacro %}
+
+{#- rating_chain_test_filter(model, columns): a where clause for a grain test (`columns`, the key) of an
+    incremental chain model, restricting it to the rows this run recomputed, or nothing (every row is checked).
+    Restricted only in a `dbt build` on DuckDB that selected the model, not --full-refresh, after a saved state
+    (else every row was recomputed), and only when the key holds response_id (the affected responses) or, for
+    the rating rows, source_file (the affected rating files). Sound because every row of a key lives in one
+    response (or file): a duplicate among the recomputed rows, or between one and a row kept from an earlier run,
+    has a recomputed row in it; the kept rows were checked in the run that wrote them, and the state advances only
+    when the chain's tests passed (save_rating_chain_state). A plain `dbt test` checks every row. -#}
+{% macro rating_chain_test_filter(model, columns) -%}
+  {%- set name = model.identifier if model.identifier is defined else none -%}
+  {%- if execute and target.type == 'duckdb' and name in rating_chain_models()
+        and name not in ['int_rating_groups', 'int_rating_changes']
+        and flags.WHICH == 'build' and not flags.FULL_REFRESH
+        and ('model.' ~ project_name ~ '.' ~ name) in selected_resources
+        and adapter.get_relation(database=model.database, schema=model.schema,
+                                 identifier='_rating_chain_state') is not none -%}
+    {%- set changes = model.incorporate(path={'identifier': 'int_rating_changes'}) -%}
+    {%- if 'response_id' in columns -%}
+where response_id in (select response_id from {{ changes }})
+    {%- elif 'source_file' in columns -%}
+where source_file in (select source_file from {{ changes }})
+    {%- endif -%}
+  {%- endif -%}
 {%- endmacro %}

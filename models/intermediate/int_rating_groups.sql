@@ -1,7 +1,7 @@
 -- One row per (source_file, response_id) of the rating rows (and of the HANNA metric scores, as source_file
 -- 'stg_hanna__metric_scores'): a hash of its rows (content_hash) and a fingerprint of everything else the rating
--- chain reads (inputs_fingerprint: rubric criteria and rules, responses, items, the chain's code). Rebuilt every run;
--- int_rating_changes compares it with the state the incremental chain was last built with (macros/rating_chain.sql).
+-- chain reads (inputs_fingerprint: rubric criteria, rules and versions, responses, items, the chain's code).
+-- Rebuilt every run; int_rating_changes compares it with the state the incremental chain was last built with (macros/rating_chain.sql).
 with ratings as (
     {{ rating_rows() }}
 ),
@@ -18,6 +18,10 @@ rules as (
     select * from {{ ref('int_rubric_rules') }}
 ),
 
+versions as (
+    select * from {{ ref('int_rubric_versions') }}
+),
+
 responses as (
     select * from {{ ref('int_responses') }}
 ),
@@ -31,6 +35,7 @@ fingerprint as (
         '{{ rating_chain_code_hash() }}'
         || '|' || (select {{ multiset_hash('criteria') }} from criteria)
         || '|' || (select {{ multiset_hash('rules') }} from rules)
+        || '|' || (select {{ multiset_hash('versions') }} from versions)
         || '|' || (select {{ multiset_hash('responses') }} from responses)
         || '|' || (select {{ multiset_hash('items') }} from items) as inputs_fingerprint
 ),

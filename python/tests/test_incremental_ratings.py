@@ -2,7 +2,8 @@
 
 In a built copy of the project, each change is made, the chain is rebuilt incrementally, its models and the marts on
 them are saved, then rebuilt with --full-refresh and compared row by row (as multisets): a new ratings file, a
-re-rating (later rated_at) of an existing key together with an edited file, a removed file, a changed rubric rule.
+re-rating (later rated_at) of an existing key together with an edited file, a removed file, a changed rubric rule,
+a changed rubric version note. Last, a build's grain tests read only the recomputed responses, `dbt test` every row.
 """
 from __future__ import annotations
 
@@ -20,12 +21,12 @@ from conftest import copy_project
 BIN = Path(sys.executable).parent
 CHAIN = ["int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
          "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
-         "int_reliability_units", "fct_criterion_scores", "fct_reply_scores"]
+         "int_reliability_units", "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings"]
 # the chain and two marts on it (tables, rebuilt from the incremental models every run)
-COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_stale_ratings"]
+COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_word_search_vs_human"]
 # the ratings store is read through views; the rubric tables are rebuilt for the rubric change; the models only
 # (their data tests run in every `make build`, and compare nothing between the two builds)
-SELECT = ["--select", *CHAIN, "fct_model_run_scores", "fct_stale_ratings", "+int_rubric_criteria",
+SELECT = ["--select", *CHAIN, "fct_model_run_scores", "fct_word_search_vs_human", "+int_rubric_criteria",
           "+int_rubric_rules", "--exclude-resource-type", "test", "--exclude-resource-type", "unit_test"]
 STORE = "data/ratings/larkfield"
 HEADER = ["suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
@@ -155,3 +156,46 @@ def test_changed_rubric_rule(project):
     before = _query(dst, "select count(*) from int_reply_scores where suite = 'example_qa' and ready")
     _rebuild_and_compare(project)
     assert _query(dst, "select count(*) from int_reply_scores where suite = 'example_qa' and ready") != before
+
+
+def test_changed_version_note(project):
+    """fct_stale_ratings shows the note of the version that changed a criterion: a new note is a rubric version
+    change (int_rating_groups' fingerprint), so the incremental build recomputes it like a full one."""
+    dst, _ = project
+    suite = dst / "suites" / "larkfield" / "suite.yml"
+    old = "The application now strips a Markdown code fence before parsing the JSON"
+    suite.write_text(suite.read_text().replace(old, "Fences are stripped now; " + old))
+    _rebuild_and_compare(project)
+    notes = _query(dst, "select distinct change_note from fct_stale_ratings where suite = 'larkfield'")
+    assert len(notes) == 1 and notes[0][0].startswith("Fences are stripped now; " + old), notes
+
+def test_grain_tests_check_the_recomputed_rows(project):
+    """In a build, a chain model's grain test reads only the responses the run recomputed (rating_chain_test_filter);
+    `dbt test` reads every row. A duplicate written behind dbt's back into a response no build touches is found by
+    `dbt test` only, and once that response changes, the build deletes and recomputes it."""
+    dst, run = project
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    env.pop("EVALHOUSE_DB", None)
+    (rid,) = _query(dst, "select min(response_id) from int_reply_scores where suite = 'larkfield'")[0]
+    with duckdb.connect(str(_db(dst))) as con:
+        n = con.execute("select count(*) from int_reply_scores where response_id = ?", [rid]).fetchone()[0]
+        con.execute("insert into int_reply_scores select * from int_reply_scores where response_id = ? limit 1",
+                    [rid])
+    grain = ["--select", "int_reply_scores", "--exclude", "test_type:unit"]
+    out = run(*grain)  # the model and its data tests: nothing changed, nothing recomputed, nothing checked
+    compiled = next((dst / "target" / "run").rglob("unique_combination_int_reply_s*.sql")).read_text()
+    assert "int_rating_changes" in compiled, compiled
+    assert " ERROR=0 " in out
+    res = subprocess.run([str(BIN / "dbt"), "test", *grain], cwd=dst, env=env, capture_output=True, text=True)
+    assert res.returncode == 1 and "Got 1 result" in res.stdout, res.stdout[-3000:]
+    # a new rating of that response: the build recomputes it, the duplicate is gone, the test passes
+    rater, kind, crit, ver, score = _query(dst, f"select rater_id, rater_kind, criterion, rubric_version, score "
+                                                f"from int_latest_ratings where response_id = '{rid}' "
+                                                f"order by all limit 1")[0]
+    _write_store_file(dst, "20260303T000000Z_rerate.csv", [
+        {"response_id": rid, "rater_id": rater, "rater_kind": kind, "criterion": crit, "rubric_version": ver,
+         "score": score, "rated_at": "2027-02-01T00:00:00"}])
+    run(*SELECT)
+    assert _query(dst, f"select count(*) from int_reply_scores where response_id = '{rid}'") == [(n,)]
+    res = subprocess.run([str(BIN / "dbt"), "test", *grain], cwd=dst, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-3000:]

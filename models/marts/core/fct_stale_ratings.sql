@@ -2,10 +2,14 @@
 -- criterion whose anchors a later version changed; with the rating that now counts for that criterion, if any.
 -- The rating that counts is the same rater's latest rating of the criterion under a version that no later version
 -- changed again: a rescore under v2 still counts when v3 leaves the criterion unchanged (carried forward).
+-- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with latest as (
     select suite, response_id, rater_id, rater_kind, rubric_id, criterion, rubric_version, score, reason
     from {{ ref('int_latest_ratings') }}
     where score_problem is null
+      and {{ affected_responses('response_id') }}
 ),
 
 criteria as (
