@@ -4,9 +4,9 @@ Usage: .venv/bin/python bench/compare_builds.py BEFORE.duckdb AFTER.duckdb [--al
        [--allow TABLE.COLUMN ...]
 
 For each table present in either build: the columns added or removed, then the rows compared over the common
-columns. Rows are matched after sorting on every common column (floats rounded to 9 digits for the sort only);
-two values are equal when both are NULL, or both are floats within 1e-12 (absolute or relative), or they compare
-equal. A difference in a column named with --allow (an intended change) is counted apart and does not fail.
+columns. Rows are matched after sorting on every common column (floats rounded to 9 significant digits for the
+sort only); two values are equal when both are NULL, or both are floats within 1e-12 (absolute or relative), or they
+compare equal. A difference in a column named with --allow (an intended change) is counted apart and does not fail.
 Exit status 0 when nothing but allowed differences and added columns were found, 1 otherwise.
 """
 from __future__ import annotations
@@ -35,14 +35,15 @@ def _columns(con: duckdb.DuckDBPyConnection, db: str, table: str) -> list[str]:
 
 
 def sort_key(row: tuple) -> tuple:
-    """A row's key for sorting two builds' rows alike: NULLs first, numbers as floats (rounded to 9 digits, for the
-    sort only; a NaN or infinity sorts last), everything else as text."""
+    """A row's key for sorting two builds' rows alike: NULLs first, numbers as floats (rounded to 9 significant
+    digits, for the sort only, so that tiny values such as 1e-42 and 1e-12 still sort apart; a NaN or infinity sorts
+    last), everything else as text."""
     out = []
     for v in row:
         if v is None:
             out.append((0, ""))
         elif isinstance(v, float):
-            out.append((1, round(v, 9) if math.isfinite(v) else float("inf")))
+            out.append((1, float(f"{v:.9g}") if math.isfinite(v) else float("inf")))
         elif isinstance(v, (int, Decimal, bool)):
             out.append((1, float(v)))
         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,16 +19,17 @@ import duckdb
 import pytest
 from conftest import copy_project
 
+from evalhouse.cli.suites import RATING_CHAIN_MODELS
+
 BIN = Path(sys.executable).parent
-CHAIN = ["int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
-         "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
-         "int_reliability_units", "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings"]
+CHAIN = list(RATING_CHAIN_MODELS)
 # the chain and two marts on it (tables, rebuilt from the incremental models every run)
 COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_word_search_vs_human"]
 # the ratings store is read through views; the rubric tables are rebuilt for the rubric change; the models only
 # (their data tests run in every `make build`, and compare nothing between the two builds)
 SELECT = ["--select", *CHAIN, "fct_model_run_scores", "fct_word_search_vs_human", "+int_rubric_criteria",
-          "+int_rubric_rules", "--exclude-resource-type", "test", "--exclude-resource-type", "unit_test"]
+          "+int_rubric_rules", "+int_rubric_versions", "--exclude-resource-type", "test", "--exclude-resource-type",
+          "unit_test"]
 STORE = "data/ratings/larkfield"
 HEADER = ["suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
           "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row"]
@@ -102,6 +104,14 @@ def _write_store_file(dst: Path, name: str, rows: list[dict]) -> Path:
 def _larkfield_ratings(dst: Path) -> list[tuple]:
     return _query(dst, "select response_id, criterion, rubric_version, score from int_latest_ratings "
                        "where suite = 'larkfield' and rater_id = 'course_team' order by all")
+
+
+def test_one_list_of_chain_models():
+    """The chain's models as macros/rating_chain.sql lists them (dbt: state, tests) and as evalhouse build drops
+    them on a code change (evalhouse.cli.suites.RATING_CHAIN_MODELS) are the same list."""
+    macro = (Path(__file__).resolve().parents[2] / "macros" / "rating_chain.sql").read_text()
+    body = re.search(r"macro rating_chain_models\(\).*?return\(\[(.*?)\]\)", macro, re.S).group(1)
+    assert re.findall(r"'([a-z_]+)'", body) == CHAIN
 
 
 def test_new_ratings_file(project):

@@ -163,6 +163,33 @@ def test_score_cells_counts_equal_values_under_each_policy():
     assert one_human.n_human_raters.tolist() == [1, 1] and one_human.human_mean.tolist() == [4.0, 4.0]
 
 
+
+def test_score_cells_reads_the_human_means_int_reliability_scores_gives():
+    """int_reliability_scores carries each response's human mean and count per policy (computed there by pandas
+    here, by a window in the model); score_cells then reads them instead of its own window: the same cells."""
+    t = pd.concat([_random_long(np.random.default_rng(3)),  # and a response without a usable human score
+                   _long([("u-none", "s1", "h0", "human", None, None, 10),
+                          ("u-none", "s1", "judge", "judge", 3.0, 3.0, 10)])],
+                  ignore_index=True)
+    keys = ["suite", "task", "rubric_id", "rubric_version", "criterion", "response_id"]
+    with_means = t.copy()
+    for col, mean, count in (("score_value", "human_mean", "n_human_raters"),
+                             ("score_value_as_recorded", "human_mean_as_recorded", "n_human_raters_as_recorded")):
+        human = t[col].where(t.rater_kind == "human")
+        grouped = human.groupby([t[k].fillna("") for k in keys])
+        with_means[mean] = grouped.transform("mean")
+        with_means[count] = grouped.transform("count")
+    assert with_means.n_human_raters.max() == 3 and with_means.human_mean.isna().any()
+    # a wrong precomputed mean would show: the cells are counted by it
+    order = reliability.CELLS_COLUMNS
+    own = reliability.score_cells(t).df().sort_values(order[:-2]).reset_index(drop=True)
+    read = reliability.score_cells(with_means).df().sort_values(order[:-2]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(own, read)
+    shifted = with_means.assign(human_mean=with_means.human_mean + 1)
+    assert not reliability.score_cells(shifted).df().human_mean.sort_values().reset_index(drop=True).equals(
+        own.human_mean.sort_values().reset_index(drop=True))
+
+
 # ------------------------------------------------------------------------------------------- the three tables
 
 def _random_long(rng, n_units=60) -> pd.DataFrame:

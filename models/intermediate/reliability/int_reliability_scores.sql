@@ -13,6 +13,8 @@
 -- score_value_as_recorded: the released number as it is, failure codes and out-of-range values included (NULL only
 -- when missing / not a number / unknown criterion): the judge_failure_policy 'as_recorded' of the reliability marts.
 -- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
+-- human_mean / n_human_raters (and their _as_recorded twins): the mean and count of the response's usable human
+-- scores under each policy, on every row of the response's group (one response's rows: recomputed together).
 -- Adjudicators (rater_kind adjudicator: a lead settling a disagreement after reading the others) are not independent
 -- raters and are left out of every agreement statistic.
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
@@ -61,65 +63,88 @@ valued as (
         on criteria.rubric_id = ratings.rubric_id
        and criteria.rubric_version = ratings.rubric_version
        and criteria.criterion = ratings.criterion
+),
+
+scores as (
+    select
+        valued.suite,
+        items.task,
+        valued.rubric_id,
+        valued.rubric_version,
+        valued.criterion,
+        min(valued.min_score)                                           as min_score,
+        max(valued.max_score)                                           as max_score,
+        valued.response_id,
+        responses.item_id,
+        responses.system_id,
+        responses.is_reference_system,
+        length(responses.response_text)                                 as response_chars,
+        valued.rater_id,
+        valued.rater_kind,
+        avg(valued.score_value)                                         as score_value,
+        avg(valued.score_value_as_recorded)                             as score_value_as_recorded,
+        count(valued.score_value)                                       as n_scores,
+        count(*) - count(valued.score_value)                            as n_excluded,
+        count(*) - count(valued.score_value_as_recorded)                as n_excluded_as_recorded,
+        min(case when valued.score_value is null then coalesce(valued.score_problem, 'unusable') end)
+                                                                        as excluded_reason
+    from valued
+    inner join responses on responses.response_id = valued.response_id
+    left join items on items.item_id = responses.item_id
+    group by
+        valued.suite, items.task, valued.rubric_id, valued.rubric_version, valued.criterion, valued.response_id,
+        responses.item_id, responses.system_id, responses.is_reference_system, length(responses.response_text),
+        valued.rater_id, valued.rater_kind
+
+    union all
+
+    select
+        metric.suite,
+        items.task,
+        metric.rubric_id,
+        metric.rubric_version,
+        criteria.criterion,
+        criteria.min_score,
+        criteria.max_score,
+        metric.response_id,
+        responses.item_id,
+        responses.system_id,
+        responses.is_reference_system,
+        length(responses.response_text)                                 as response_chars,
+        metric.rater_id,
+        metric.rater_kind,
+        metric.score_value,
+        metric.score_value                                              as score_value_as_recorded,
+        cast(case when metric.score_value is null then 0 else 1 end as bigint) as n_scores,
+        cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded,
+        cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded_as_recorded,
+        case when metric.score_value is null then 'missing' end         as excluded_reason
+    from {{ ref('stg_hanna__metric_scores') }} as metric
+    inner join criteria
+        on criteria.rubric_id = metric.rubric_id
+       and criteria.rubric_version = metric.rubric_version
+    inner join responses on responses.response_id = metric.response_id
+    left join items on items.item_id = responses.item_id
+    where {{ affected_responses('metric.response_id') }}
 )
 
+-- the response's human mean under each policy, on every rater's row (int_reliability_cells counts by it)
 select
-    valued.suite,
-    items.task,
-    valued.rubric_id,
-    valued.rubric_version,
-    valued.criterion,
-    min(valued.min_score)                                           as min_score,
-    max(valued.max_score)                                           as max_score,
-    valued.response_id,
-    responses.item_id,
-    responses.system_id,
-    responses.is_reference_system,
-    length(responses.response_text)                                 as response_chars,
-    valued.rater_id,
-    valued.rater_kind,
-    avg(valued.score_value)                                         as score_value,
-    avg(valued.score_value_as_recorded)                             as score_value_as_recorded,
-    count(valued.score_value)                                       as n_scores,
-    count(*) - count(valued.score_value)                            as n_excluded,
-    count(*) - count(valued.score_value_as_recorded)                as n_excluded_as_recorded,
-    min(case when valued.score_value is null then coalesce(valued.score_problem, 'unusable') end)
-                                                                    as excluded_reason
-from valued
-inner join responses on responses.response_id = valued.response_id
-left join items on items.item_id = responses.item_id
-group by
-    valued.suite, items.task, valued.rubric_id, valued.rubric_version, valued.criterion, valued.response_id,
-    responses.item_id, responses.system_id, responses.is_reference_system, length(responses.response_text),
-    valued.rater_id, valued.rater_kind
-
-union all
-
-select
-    metric.suite,
-    items.task,
-    metric.rubric_id,
-    metric.rubric_version,
-    criteria.criterion,
-    criteria.min_score,
-    criteria.max_score,
-    metric.response_id,
-    responses.item_id,
-    responses.system_id,
-    responses.is_reference_system,
-    length(responses.response_text)                                 as response_chars,
-    metric.rater_id,
-    metric.rater_kind,
-    metric.score_value,
-    metric.score_value                                              as score_value_as_recorded,
-    cast(case when metric.score_value is null then 0 else 1 end as bigint) as n_scores,
-    cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded,
-    cast(case when metric.score_value is null then 1 else 0 end as bigint) as n_excluded_as_recorded,
-    case when metric.score_value is null then 'missing' end         as excluded_reason
-from {{ ref('stg_hanna__metric_scores') }} as metric
-inner join criteria
-    on criteria.rubric_id = metric.rubric_id
-   and criteria.rubric_version = metric.rubric_version
-inner join responses on responses.response_id = metric.response_id
-left join items on items.item_id = responses.item_id
-where {{ affected_responses('metric.response_id') }}
+    scores.*,
+    avg(case when scores.rater_kind = 'human' then scores.score_value end) over (
+        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
+                     scores.response_id
+    )                                                               as human_mean,
+    count(case when scores.rater_kind = 'human' then scores.score_value end) over (
+        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
+                     scores.response_id
+    )                                                               as n_human_raters,
+    avg(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over (
+        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
+                     scores.response_id
+    )                                                               as human_mean_as_recorded,
+    count(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over (
+        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
+                     scores.response_id
+    )                                                               as n_human_raters_as_recorded
+from scores

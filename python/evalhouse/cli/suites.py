@@ -125,7 +125,7 @@ def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
 # columns, or rows computed by other logic); the sha256 of that code is kept in _rating_chain_code.
 RATING_CHAIN_MODELS = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
                        "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
-                       "int_reliability_units", "fct_criterion_scores", "fct_reply_scores")
+                       "int_reliability_units", "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings")
 
 
 def rating_chain_code_hash() -> str:

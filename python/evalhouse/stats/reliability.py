@@ -92,10 +92,12 @@ def score_cells(scores):
     judge / metric / program raters only (the diagnostics' length correlations; NULL for a human rater's row, so
     that human cells stay few); is_reference_system false when unknown.
 
-    A response's human means and counts (both policies) are one window over its group x response; the rows are then
-    counted once on both policies' values together and each policy's cells summed from those. Where scores take few
-    values (a 0-2 rubric) a million responses become a few hundred cells; continuous values (HANNA's metrics) stay
-    about one cell per row."""
+    A response's human means and counts (both policies) are read from ``human_mean``, ``n_human_raters``,
+    ``human_mean_as_recorded`` and ``n_human_raters_as_recorded`` when ``scores`` has all four (int_reliability_scores
+    computes them per response, incrementally), else computed here as one window over its group x response. The
+    rows are then counted once on both policies' values together and each policy's cells summed from those. Where
+    scores take few values (a 0-2 rubric) a million responses become a few hundred cells; continuous values
+    (HANNA's metrics) stay about one cell per row."""
     rel = _relation(scores)
     columns = set(rel.columns)
     recorded = "score_value_as_recorded" if "score_value_as_recorded" in columns else "score_value"
@@ -109,6 +111,23 @@ from both_policies
 group by {keys}, score_{policy}, human_mean_{policy}, n_human_{policy}, response_chars"""
                              for policy in FAILURE_POLICIES)
     human = "case when rater_kind = 'human' then score_{} end"
+    precomputed = ""
+    if {"human_mean", "n_human_raters", "human_mean_as_recorded", "n_human_raters_as_recorded"} <= columns:
+        precomputed = """,
+           try_cast(human_mean as double) as human_mean_excluded, cast(n_human_raters as bigint) as n_human_excluded,
+           try_cast(human_mean_as_recorded as double) as human_mean_as_recorded,
+           cast(n_human_raters_as_recorded as bigint) as n_human_as_recorded"""
+        with_human = """
+    select * from typed"""
+    else:
+        with_human = f"""
+    select typed.*,
+           avg({human.format("excluded")}) over response as human_mean_excluded,
+           count({human.format("excluded")}) over response as n_human_excluded,
+           avg({human.format("as_recorded")}) over response as human_mean_as_recorded,
+           count({human.format("as_recorded")}) over response as n_human_as_recorded
+    from typed
+    window response as (partition by {_KEYS}, response_id)"""
     return rel.query("reliability_scores", f"""
 with typed as (
     select cast(suite as varchar) as suite, cast(task as varchar) as task, cast(rubric_id as varchar) as rubric_id,
@@ -118,17 +137,11 @@ with typed as (
            case when rater_kind <> 'human' then try_cast(response_chars as bigint) end as response_chars,
            cast(rater_id as varchar) as rater_id, cast(rater_kind as varchar) as rater_kind,
            try_cast(score_value as double) as score_excluded, try_cast({recorded} as double) as score_as_recorded,
-           cast(n_excluded as bigint) as n_excluded_excluded, cast({n_recorded} as bigint) as n_excluded_as_recorded
+           cast(n_excluded as bigint) as n_excluded_excluded,
+           cast({n_recorded} as bigint) as n_excluded_as_recorded{precomputed}
     from reliability_scores
 ),
-with_human as (
-    select typed.*,
-           avg({human.format("excluded")}) over response as human_mean_excluded,
-           count({human.format("excluded")}) over response as n_human_excluded,
-           avg({human.format("as_recorded")}) over response as human_mean_as_recorded,
-           count({human.format("as_recorded")}) over response as n_human_as_recorded
-    from typed
-    window response as (partition by {_KEYS}, response_id)
+with_human as ({with_human}
 ),
 -- one pass over the rows for both policies (most rows read alike under both), then each policy's cells
 both_policies as (
