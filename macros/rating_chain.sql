@@ -143,14 +143,15 @@ delete from {{ this }} where exists (
   select 1
 {%- endmacro %}
 
-{#- rating_chain_test_filter(model, columns): a where clause for a grain test (`columns`, the key) of an
-    incremental chain model, restricting it to the rows this run recomputed, or nothing (every row is checked).
-    Restricted only in a `dbt build` on DuckDB that selected the model, not --full-refresh, after a saved state
-    (else every row was recomputed), and only when the key holds response_id (the affected responses) or, for
-    the rating rows, source_file (the affected rating files). Sound because every row of a key lives in one
-    response (or file): a duplicate among the recomputed rows, or between one and a row kept from an earlier run,
-    has a recomputed row in it; the kept rows were checked in the run that wrote them, and the state advances only
-    when the chain's tests passed (save_rating_chain_state). A plain `dbt test` checks every row. -#}
+{#- rating_chain_test_filter(model, columns): a where clause for a uniqueness test (`columns`, the key) of an
+    incremental chain model, restricting it to the keys of the rows this run recomputed, or nothing (every row is
+    checked). Restricted only in a `dbt build` on DuckDB that selected the model, not --full-refresh, after a saved
+    state. The recomputed rows are those of the affected responses (response_id in int_rating_changes), or for the
+    rating rows (int_ratings, fct_ratings) of the affected rating files (source_file). A key holding that column
+    reads just those rows; a one-column key (rating_id) reads every row whose value one of them has; another key is
+    not restricted. Sound because a duplicate the run made has a recomputed row in it; the kept rows were checked
+    in the run that wrote them, and the state advances only when the chain's tests passed (save_rating_chain_state).
+    A plain `dbt test` checks every row. -#}
 {% macro rating_chain_test_filter(model, columns) -%}
   {%- set name = model.identifier if model.identifier is defined else none -%}
   {%- if execute and target.type == 'duckdb' and name in rating_chain_models()
@@ -160,10 +161,12 @@ delete from {{ this }} where exists (
         and adapter.get_relation(database=model.database, schema=model.schema,
                                  identifier='_rating_chain_state') is not none -%}
     {%- set changes = model.incorporate(path={'identifier': 'int_rating_changes'}) -%}
-    {%- if 'response_id' in columns -%}
-where response_id in (select response_id from {{ changes }})
-    {%- elif 'source_file' in columns -%}
-where source_file in (select source_file from {{ changes }})
+    {%- set by = 'source_file' if name in ['int_ratings', 'fct_ratings'] else 'response_id' -%}
+    {%- set recomputed = by ~ ' in (select ' ~ by ~ ' from ' ~ changes ~ ')' -%}
+    {%- if by in columns -%}
+where {{ recomputed }}
+    {%- elif columns | length == 1 -%}
+where {{ columns[0] }} in (select {{ columns[0] }} from {{ model }} where {{ recomputed }})
     {%- endif -%}
   {%- endif -%}
 {%- endmacro %}

@@ -78,7 +78,7 @@ flagged as (
 )
 
 select
-    cast({{ short_hash("origin || '|' || suite || '|' || source_file || '|' || cast(source_row as varchar)") }}
+    cast({{ row_hash("origin || '|' || suite || '|' || source_file || '|' || cast(source_row as varchar)") }}
          as varchar)                                        as comparison_id,
     cast(origin as varchar)                                 as origin,
     cast(suite as varchar)                                  as suite,

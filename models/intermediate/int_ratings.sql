@@ -49,7 +49,7 @@ checked as (
 )
 
 select
-    {{ short_hash("coalesce(source_file, '') || '|' || coalesce(cast(source_row as string), '') || '|' || coalesce(response_id, '') || '|' || coalesce(rater_id, '') || '|' || coalesce(criterion, '') || '|' || coalesce(cast(rubric_version as string), '')") }} as rating_id,
+    {{ row_hash("coalesce(source_file, '') || '|' || coalesce(cast(source_row as string), '') || '|' || coalesce(response_id, '') || '|' || coalesce(rater_id, '') || '|' || coalesce(criterion, '') || '|' || coalesce(cast(rubric_version as string), '')") }} as rating_id,
     suite,
     response_id,
     response_id in (select responses.response_id from responses) as response_known,

@@ -6,7 +6,7 @@ with calls as (
 )
 
 select
-    {{ short_hash("call_kind || '|' || source_file || '|' || cast(source_row as varchar)") }} as call_id,
+    {{ row_hash("call_kind || '|' || source_file || '|' || cast(source_row as varchar)") }} as call_id,
     call_kind,
     suite,
     response_id,
