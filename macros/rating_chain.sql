@@ -10,8 +10,9 @@
   _rating_chain_state (the groups as the whole chain last applied them), plus the pairs still pending from a run
   that did not finish. On DuckDB each chain model is incremental: a pre-hook deletes the affected keys, the model
   recomputes them, and its grain test checks only those (rating_chain_test_filter). save_rating_chain_state
-  (on-run-end) advances the state only when every chain model ran successfully in the run and no test on one failed. On any other engine the chain models are tables and none of this applies: the two
-  bookkeeping models are duckdb_only (dbt_project.yml) and the chain models do not ref them there.
+  (on-run-end) advances the state only when every chain model ran successfully in the run and no test on one
+  failed. On any other engine the chain models are tables and none of this applies: the two bookkeeping models are
+  duckdb_only (dbt_project.yml) and the chain models do not ref them there.
 -#}
 
 {% macro rating_chain_models() -%}

@@ -89,7 +89,9 @@ def test_publish_drops_dbt_tmp_relations_and_the_file_does_not_grow(tmp_path):
         publish(build, published)
         sizes.append((published.stat().st_size, build.stat().st_size))
         assert sizes[-1][0] * 4 < bloated and sizes[-1][1] * 4 < bloated  # the free space is gone from both
-    assert max(max(s) for s in sizes) <= min(min(s) for s in sizes) * 1.05, sizes  # no growth over rebuilds
+    # no growth over rebuilds: a file is compacted once more than half of it is free (MAX_FREE_SHARE), so it stays
+    # under about twice its compact size
+    assert max(max(s) for s in sizes) <= min(min(s) for s in sizes) * 2.1, sizes
     with duckdb.connect(str(published), read_only=True) as con:
         assert con.execute("select table_name from information_schema.tables order by 1").fetchall() == [
             ("keep",), ("keep_n",), ("later",)]
