@@ -131,20 +131,14 @@ scores as (
 -- the response's human mean under each policy, on every rater's row (int_reliability_cells counts by it)
 select
     scores.*,
-    avg(case when scores.rater_kind = 'human' then scores.score_value end) over (
-        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
-                     scores.response_id
-    )                                                               as human_mean,
-    count(case when scores.rater_kind = 'human' then scores.score_value end) over (
-        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
-                     scores.response_id
-    )                                                               as n_human_raters,
-    avg(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over (
-        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
-                     scores.response_id
-    )                                                               as human_mean_as_recorded,
-    count(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over (
-        partition by scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion,
-                     scores.response_id
-    )                                                               as n_human_raters_as_recorded
+    avg(case when scores.rater_kind = 'human' then scores.score_value end) over response     as human_mean,
+    count(case when scores.rater_kind = 'human' then scores.score_value end) over response   as n_human_raters,
+    avg(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over response
+        as human_mean_as_recorded,
+    count(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over response
+        as n_human_raters_as_recorded
 from scores
+window response as (
+    partition by
+        scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion, scores.response_id
+)
