@@ -1,7 +1,8 @@
 -- One row per (source_file, response_id) of the rating rows (and of the HANNA metric scores, as source_file
 -- 'stg_hanna__metric_scores'): a hash of its rows (content_hash) and a fingerprint of everything else the rating
 -- chain reads (inputs_fingerprint: rubric criteria, rules and versions, responses, items, the chain's code).
--- Rebuilt every run; int_rating_changes compares it with the state the incremental chain was last built with (macros/rating_chain.sql).
+-- Rebuilt every run; int_rating_changes compares it with the state the incremental chain was last built with
+-- (macros/rating_chain.sql).
 with ratings as (
     {{ rating_rows() }}
 ),
