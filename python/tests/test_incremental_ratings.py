@@ -179,6 +179,7 @@ def test_changed_version_note(project):
     notes = _query(dst, "select distinct change_note from fct_stale_ratings where suite = 'larkfield'")
     assert len(notes) == 1 and notes[0][0].startswith("Fences are stripped now; " + old), notes
 
+
 def test_grain_tests_check_the_recomputed_rows(project):
     """In a build, a chain model's grain test reads only the responses the run recomputed (rating_chain_test_filter);
     `dbt test` reads every row. A duplicate written behind dbt's back into a response no build touches is found by

@@ -163,7 +163,6 @@ def test_score_cells_counts_equal_values_under_each_policy():
     assert one_human.n_human_raters.tolist() == [1, 1] and one_human.human_mean.tolist() == [4.0, 4.0]
 
 
-
 def test_score_cells_reads_the_human_means_int_reliability_scores_gives():
     """int_reliability_scores carries each response's human mean and count per policy (computed there by pandas
     here, by a window in the model); score_cells then reads them instead of its own window: the same cells."""
