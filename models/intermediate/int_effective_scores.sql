@@ -5,6 +5,7 @@
 -- Within one version, the rater's latest rating wins for scoring (the store is append-only: older rows stay in
 -- fct_ratings, nothing is overwritten).
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+-- fct_criterion_scores is a view of this table.
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with latest as (
@@ -13,7 +14,7 @@ with latest as (
 ),
 
 rating_sets as (
-    select distinct suite, response_id, rater_id, rater_kind, rubric_id, rubric_version
+    select distinct suite, response_id, item_id, system_id, rater_id, rater_kind, rubric_id, rubric_version
     from latest
 ),
 
@@ -77,6 +78,8 @@ chosen as (
 select
     expected.suite,
     expected.response_id,
+    expected.item_id,
+    expected.system_id,
     expected.rater_id,
     expected.rater_kind,
     expected.rubric_id,

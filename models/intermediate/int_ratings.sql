@@ -1,6 +1,7 @@
 -- Every rating of every suite and of the ratings store, typed and checked against the rubric.
 -- Nothing is dropped: a score that is not a number, not whole, or out of the criterion's range keeps its row with
--- score NULL and score_problem set; a rating of an unknown response keeps its row with response_known false.
+-- score NULL and score_problem set; a rating of an unknown response keeps its row with response_known false (and
+-- item_id, system_id NULL). fct_ratings is a view of this table.
 -- Incremental on DuckDB: recomputes only the rows of the (source_file, response_id) pairs in int_rating_changes
 -- (macros/rating_chain.sql); --full-refresh recomputes all.
 {{ config(materialized=rating_chain_materialized(), unique_key='rating_id', incremental_strategy='delete+insert',
@@ -18,7 +19,7 @@ criteria as (
 ),
 
 responses as (
-    select response_id from {{ ref('int_responses') }}
+    select response_id, item_id, system_id from {{ ref('int_responses') }}
 ),
 
 typed as (
@@ -27,8 +28,13 @@ typed as (
         try_cast(all_ratings.score_text as decimal(18, 4)) as score_number,
         criteria.min_score,
         criteria.max_score,
-        criteria.criterion is not null as criterion_known
+        criteria.criterion is not null as criterion_known,
+        responses.response_id is not null as response_known,
+        responses.item_id,
+        responses.system_id
     from all_ratings
+    left join responses
+        on responses.response_id = all_ratings.response_id
     left join criteria
         on criteria.rubric_id = all_ratings.rubric_id
        and criteria.rubric_version = all_ratings.rubric_version
@@ -52,7 +58,9 @@ select
     {{ row_hash("coalesce(source_file, '') || '|' || coalesce(cast(source_row as string), '') || '|' || coalesce(response_id, '') || '|' || coalesce(rater_id, '') || '|' || coalesce(criterion, '') || '|' || coalesce(cast(rubric_version as string), '')") }} as rating_id,
     suite,
     response_id,
-    response_id in (select responses.response_id from responses) as response_known,
+    item_id,
+    system_id,
+    response_known,
     rater_id,
     rater_kind,
     criterion,

@@ -1,13 +1,13 @@
 -- One row per response x rater x rubric version x criterion: the effective score with its provenance
 -- (rated under which version, carried forward, stale), for drill-down and agreement.
--- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
-          on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
+-- A view of int_effective_scores (which carries each response's item and run): the chain's incremental table is
+-- written once, and the 8M rows at a million replies are not copied on every build.
+{{ config(materialized='view') }}
 select
     scores.suite,
     scores.response_id,
-    responses.item_id,
-    responses.system_id,
+    scores.item_id,
+    scores.system_id,
     scores.rater_id,
     scores.rater_kind,
     scores.rubric_id,
@@ -26,6 +26,3 @@ select
     scores.carried_forward,
     scores.is_stale
 from {{ ref('int_effective_scores') }} as scores
-left join {{ ref('int_responses') }} as responses
-    on responses.suite = scores.suite and responses.response_id = scores.response_id
-where {{ affected_responses('scores.response_id') }}

@@ -163,14 +163,14 @@ def _drop_stale_caches(db) -> None:
                 con.execute(f"drop table {table}")
                 typer.echo(f"{table} was made by an older evalhouse (other columns): rebuilt whole")
         code = rating_chain_code_hash()
-        tables = {r[0] for r in con.execute("select table_name from information_schema.tables "
-                                            "where table_catalog = current_database()").fetchall()}
+        tables = dict(con.execute("select table_name, table_type from information_schema.tables "
+                                  "where table_catalog = current_database()").fetchall())
         stored = (con.execute("select code_sha256 from _rating_chain_code").fetchone() or [None])[0] \
             if "_rating_chain_code" in tables else None
         if stored != code:
             dropped = [t for t in (*RATING_CHAIN_MODELS, "_rating_chain_state") if t in tables]
-            for table in dropped:
-                con.execute(f'drop table "{table}"')
+            for table in dropped:  # fct_ratings and fct_criterion_scores are views of the chain's tables
+                con.execute(f'drop {"view" if tables[table] == "VIEW" else "table"} "{table}"')
             con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [code])
             if dropped:
                 typer.echo("the rating chain's code changed since its tables were made: rebuilt whole")
