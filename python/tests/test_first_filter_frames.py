@@ -193,3 +193,48 @@ def test_phrase_checks_incremental_searches_only_changed_keys_and_deletes_vanish
     assert sorted(con.execute("select * from stored").fetchall()) == _phrase_rows(con)
     violation = {r[1]: r[8] for r in _phrase_rows(con) if r[4] == "send your password"}
     assert violation == {"a": True}
+
+
+def test_text_checks_in_worker_processes_equal_one_process(monkeypatch):
+    """Batches go to forked workers from two batches on; the rows are the same as in one process."""
+    import evalhouse.text.first_filter as ff
+
+    texts = TEXTS[:-1] + [f"Réponse numéro {i}. Merci !" for i in range(20)] + [f"Answer {i}, e.g. this. Ok?" for i in
+                                                                                   range(20)]
+    rows = [("s", f"r{i}", "i", t) for i, t in enumerate(texts)] + [("s", "none", "i", None)]
+    con = _session(rows)
+    submitted = []
+
+    class CountingPool(ff.ProcessPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            submitted.append(len(args[0]))
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(ff, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(ff, "BATCH_ROWS", 7)
+    monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", "1")
+    one = sorted(text_checks(con, "select * from responses").fetchall())
+    assert submitted == []
+    monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", "2")
+    two = sorted(text_checks(con, "select * from responses").fetchall())
+    assert sum(submitted) == len(set(texts)) and len(submitted) == -(-len(set(texts)) // 7)
+    assert two == one and len(one) == len(rows)
+    lang = tx.detect_language(texts[30])
+    assert [r[5] for r in two if r[1] == "r30"] == [tx.sentence_count(texts[30], lang)]
+
+
+@pytest.mark.parametrize("raw, expected", [("0", 0), ("1", 1), (" 3 ", 3), ("", None)])
+def test_text_workers_reads_the_variable(monkeypatch, raw, expected):
+    from evalhouse.text.first_filter import text_workers
+
+    monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", raw)
+    assert text_workers() == (expected if expected is not None else len(__import__("os").sched_getaffinity(0)))
+
+
+@pytest.mark.parametrize("raw", ["two", "-1", "1.5"])
+def test_text_workers_rejects_a_bad_value_naming_the_variable(monkeypatch, raw):
+    from evalhouse.text.first_filter import text_workers
+
+    monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", raw)
+    with pytest.raises(ValueError, match="EVALHOUSE_TEXT_WORKERS="):
+        text_workers()

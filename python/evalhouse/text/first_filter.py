@@ -7,6 +7,11 @@ Set-based work is SQL run by DuckDB (both cores); per-text work runs once per di
 from __future__ import annotations
 
 import hashlib
+import itertools
+import multiprocessing
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
@@ -23,11 +28,14 @@ __all__ = [
     "phrase_checks",
     "text_checks",
     "text_profiles",
+    "text_workers",
 ]
 
 # Part of every stored content hash: a new version rechecks every stored text once.
 CHECKS_VERSION = "text-checks-2"
-BATCH_ROWS = 100_000
+# Distinct texts per batch handed to one process: small enough that two workers stay evenly busy (the texts
+# pysbd has to read cost about 100x the others and cluster), large enough that Arrow kernels dominate.
+BATCH_ROWS = 25_000
 
 TEXT_CHECK_COLUMNS = [
     "suite", "response_id", "content_hash", "detected_language", "detected_language_reason", "sentence_count",
@@ -55,6 +63,38 @@ def text_profiles(texts: pa.Array) -> pa.Table:
                     schema=_PROFILE_SCHEMA)
 
 
+def text_workers() -> int:
+    """Processes that check texts: ``EVALHOUSE_TEXT_WORKERS`` when set (an integer; 0 or 1 = in this process),
+    else the CPUs this process may run on. Raises ValueError naming the variable when it is not an integer >= 0."""
+    raw = os.environ.get("EVALHOUSE_TEXT_WORKERS")
+    if raw is None or raw.strip() == "":
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        n = int(raw)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise ValueError(f"EVALHOUSE_TEXT_WORKERS={raw!r}: expected an integer >= 0 (0 or 1: no worker processes)")
+    return n
+
+
+def _profile_batches(batches: Iterator[pa.Array]) -> list[pa.Table]:
+    """``text_profiles`` of every batch, in order. One batch (the bundled data, a small import) is checked in this
+    process; from two batches on, and with ``text_workers()`` >= 2, the batches go to that many forked worker
+    processes (the per-text work is Python and CLD2, which hold the GIL: threads would not help). Fork, not spawn:
+    a spawned worker would re-import dbt (about 2.5 s each); a forked one only runs ``text_profiles`` and never
+    touches the DuckDB session it inherited. Where fork does not exist, everything runs in this process."""
+    first = next(batches, None)
+    second = next(batches, None)
+    head = [b for b in (first, second) if b is not None]
+    workers = text_workers()
+    if second is None or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [text_profiles(b) for b in itertools.chain(head, batches)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(text_profiles, b) for b in itertools.chain(head, batches)]
+        return [f.result() for f in futures]
+
+
 def _hashed(responses_sql: str) -> str:
     return (
         "select r.suite, r.response_id, r.response_text, "
@@ -71,7 +111,8 @@ def text_checks(session, responses_sql: str, this: str | None = None):
     reply text) is not stored are checked (the caller replaces their rows: unique key response_id).
     NULL text: detected_language NULL with detected_language_reason 'no reply text', sentence_count, response_chars
     and the normalised text NULL.
-    Texts go through Python in batches of BATCH_ROWS distinct texts.
+    Texts go through Python in batches of BATCH_ROWS distinct texts, on ``text_workers()`` processes when there is
+    more than one batch (the results do not depend on how the texts are batched or on the number of processes).
     """
     todo = _hashed(responses_sql)
     if this is not None:
@@ -79,11 +120,12 @@ def text_checks(session, responses_sql: str, this: str | None = None):
                         "where r.suite = stored.suite and r.response_id = stored.response_id)")
         todo = (f"select h.* from ({todo}) as h left join {this} as t "
                 "on t.response_id = h.response_id and t.content_hash = h.content_hash where t.response_id is null")
-    # Streamed: DuckDB yields the next batch while Python works on one; read to the end before the next query.
+    # Streamed in batches (in one process, DuckDB yields the next batch while Python works on one; with workers, all
+    # batches are queued at once); read to the end before the next query.
     reader = session.execute(
         f"select distinct response_text from ({todo}) where response_text is not null"
     ).to_arrow_reader(BATCH_ROWS)
-    parts = [text_profiles(batch.column(0)) for batch in reader]
+    parts = _profile_batches(batch.column(0) for batch in reader)
     profiles = pa.concat_tables(parts) if parts else _PROFILE_SCHEMA.empty_table()
     session.register("__evalhouse_text_profiles", profiles)
     return session.sql(f"""
