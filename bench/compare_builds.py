@@ -21,17 +21,29 @@ import duckdb
 TOL = 1e-12
 
 
-def _tables(con: duckdb.DuckDBPyConnection, db: str, extra: list[str]) -> set[str]:
+# Every build is attached under the catalog name its views were created in: a view reads
+# "evalhouse"."main"."int_ratings", whatever the file is called (so each build gets its own connection).
+CATALOG = "evalhouse"
+
+
+def _open(path: str) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute(f"attach '{path}' as {CATALOG} (read_only)")
+    con.execute(f"use {CATALOG}")
+    return con
+
+
+def _tables(con: duckdb.DuckDBPyConnection, extra: list[str]) -> set[str]:
     rows = con.execute(
         "select table_name from duckdb_tables() where database_name = ? "
         "union select view_name from duckdb_views() where database_name = ? and not internal",
-        [db, db],
+        [CATALOG, CATALOG],
     ).fetchall()
     return {r[0] for r in rows if r[0].startswith(("fct_", "dim_")) or r[0] in extra}
 
 
-def _columns(con: duckdb.DuckDBPyConnection, db: str, table: str) -> list[str]:
-    return [r[0] for r in con.execute(f"select * from {db}.main.{table} limit 0").description]
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    return [r[0] for r in con.execute(f"select * from {CATALOG}.main.{table} limit 0").description]
 
 
 def sort_key(row: tuple) -> tuple:
@@ -67,10 +79,8 @@ def same(a, b, tol: float = TOL, norm=lambda v: v) -> bool:
 
 
 def compare(before: str, after: str, also: list[str], allow: set[str]) -> int:
-    con = duckdb.connect()
-    con.execute(f"attach '{before}' as b (read_only)")
-    con.execute(f"attach '{after}' as a (read_only)")
-    tb, ta = _tables(con, "b", also), _tables(con, "a", also)
+    con_b, con_a = _open(before), _open(after)
+    tb, ta = _tables(con_b, also), _tables(con_a, also)
     failures = 0
     for t in sorted(tb - ta):
         print(f"{t}: only in BEFORE")
@@ -79,7 +89,7 @@ def compare(before: str, after: str, also: list[str], allow: set[str]) -> int:
         print(f"{t}: only in AFTER (new table)")
     n_rows = 0
     for t in sorted(tb & ta):
-        cb, ca = _columns(con, "b", t), _columns(con, "a", t)
+        cb, ca = _columns(con_b, t), _columns(con_a, t)
         common = [c for c in cb if c in ca]
         notes = []
         if set(ca) - set(cb):
@@ -88,8 +98,8 @@ def compare(before: str, after: str, also: list[str], allow: set[str]) -> int:
             notes.append(f"REMOVED {sorted(set(cb) - set(ca))}")
             failures += 1
         cols = ", ".join(f'"{c}"' for c in common)
-        rb = sorted(con.execute(f"select {cols} from b.main.{t}").fetchall(), key=sort_key)
-        ra = sorted(con.execute(f"select {cols} from a.main.{t}").fetchall(), key=sort_key)
+        rb = sorted(con_b.execute(f"select {cols} from {CATALOG}.main.{t}").fetchall(), key=sort_key)
+        ra = sorted(con_a.execute(f"select {cols} from {CATALOG}.main.{t}").fetchall(), key=sort_key)
         n_rows += len(rb)
         if len(rb) != len(ra):
             print(f"{t}: ROW COUNT {len(rb)} -> {len(ra)}")

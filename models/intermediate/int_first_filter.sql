@@ -9,15 +9,21 @@ json_strict as (
     from responses
 ),
 
+json_fenced as (
+    select suite, response_id, raw_output, is_strict, {{ json_fenced('raw_output') }} as is_fenced
+    from json_strict
+),
+
 json_checks as (
     select
         suite,
         response_id,
         case when raw_output is not null then is_strict end                                      as json_strict,
-        case when raw_output is not null then {{ json_fenced('raw_output') }} end                as json_fenced,
-        case when raw_output is not null then {{ json_extractable('raw_output', 'is_strict') }} end as json_extractable,
+        case when raw_output is not null then is_fenced end                                      as json_fenced,
+        case when raw_output is not null then {{ json_extractable('raw_output', 'is_strict', 'is_fenced') }} end
+            as json_extractable,
         case when raw_output is null then 'raw output not recorded' end                           as json_check_reason
-    from json_strict
+    from json_fenced
 ),
 
 text_checks as (

@@ -61,7 +61,8 @@ def _output(rng: random.Random) -> str:
 
 FIXED = ["[1, null]", "[true, false]", '{"a": [1, true]}', '{"a": [1, 2,], "b": "x, ]"}', '{"a": NaN}',
          '["\\ud800"]', '{"a": "1,]", "e": 1.5E+3, "n": null}', "```json\n{\"a\": 1}\n```", "", " ", "null",
-         '"nan"', "[nan]", "[1, inf]", "{\"info\": \"financial\"}", "```\n[1, null]\n```"]
+         '"nan"', "[nan]", "[1, inf]", "{\"info\": \"financial\"}", "```\n[1, null]\n```",
+         '```json\n"a`"\n```', "```\n[1]````", "```json\n[1]\n  ```\n", "```json \n{}```", "```json\r\n[1]\n```"]
 
 
 def test_sql_json_flags_equal_the_python_reference(portable_sql):
@@ -72,7 +73,10 @@ def test_sql_json_flags_equal_the_python_reference(portable_sql):
     con.execute("create table evalhouse.main.json_flag_cases (case_id integer, raw_output varchar)")
     con.executemany("insert into evalhouse.main.json_flag_cases values (?, ?)", list(enumerate(outputs)))
     sql = portable_sql["first_filter_json_flags"].replace("from json_flag_cases", "from evalhouse.main.json_flag_cases")
-    got = {r[0]: r[1:] for r in con.execute(sql).fetchall()}
+    rows = con.execute(sql).fetchall()
+    got = {r[0]: r[1:4] for r in rows}
+    # int_first_filter's form (reusing strict and fenced) equals json_extractable alone
+    assert [r for r in rows if r[4] != r[3]] == []
     wrong = []
     for i, text in enumerate(outputs):
         ref = json_flags(text)
