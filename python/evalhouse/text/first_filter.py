@@ -181,11 +181,12 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str, t
     An empty normalised phrase raises ValueError naming the suite and item.
 
     A response's rows are determined by its key: content_hash (int_text_checks' md5 of the checks version and the
-    reply text, which also fixes the normalised text) and phrase_set_hash (md5 of ``phrase_code_version()``, the suite,
-    the item and the sorted list of its (gold_kind, gold_value) phrases, each as JSON). With ``this`` (the stored table of an incremental
-    run), the stored rows of responses that have no key any more (removed, no text, no phrase) are deleted from it,
-    and only the responses whose key is not stored are searched: the caller replaces their stored rows (unique key
-    response_id). The phrases are normalised and checked for emptiness in every run, searched or not.
+    reply text, which also fixes the normalised text) and phrase_set_hash (md5 of ``phrase_code_version()``, the
+    suite, the item and the sorted list of its (gold_kind, gold_value) phrases, each as JSON). With ``this`` (the
+    stored table of an incremental run), the stored rows of responses that have no key any more (removed, no text,
+    no phrase) are deleted from it, and only the responses whose key is not stored are searched: the caller replaces
+    their stored rows (unique key response_id). The phrases are normalised and checked for emptiness in every run,
+    searched or not.
     """
     phrases = session.sql(
         f"select distinct gold_value as phrase from ({gold_sql}) "
