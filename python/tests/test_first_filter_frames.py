@@ -22,12 +22,17 @@ TEXTS = [
     "Le TAUX D\u2019INTÉRÊT baisse – p. ex. en ville. M. Durand confirme.",
     "Price: -30 % today, 12.50 EUR. Große Straße.",
     "a a a",
+    # the first occurrence is not whole words, a later (or overlapping) one is: decided on the marked text
+    "130 jours ou 30 jours.",
+    "xab ab ab",
+    "Envoyer votre mot de passe2, pas envoyer votre mot de passe.",
+    "mot de passe2 et mot de passes",  # no occurrence is whole words
     "OK",
     "",
 ]
 PHRASES = ["envoyer votre mot de passe", "send your password", "30 jours", "30 days", "changement climatique",
            "énergie renouvelable", "taux d'intérêt", "-30 %", "12.50 eur", "grosse strasse", "a a", "mot de passe",
-           "ok"]
+           "ok", "ab ab"]
 
 
 def _session(rows):
@@ -98,6 +103,10 @@ def test_phrase_checks_equal_the_one_text_functions():
         else:
             c = tx.check_forbidden(t, phrase)
             assert (norm, negated, violation) == (c.occurrences > 0, c.negated_occurrences, c.violation), (t, phrase)
+    found = {(text_of[r[1]], r[4]) for r in out if r[3] == "required_phrase" and r[6]}
+    assert {("130 jours ou 30 jours.", "30 jours"), ("xab ab ab", "ab ab"),
+            ("Envoyer votre mot de passe2, pas envoyer votre mot de passe.", "envoyer votre mot de passe")} <= found
+    assert ("mot de passe2 et mot de passes", "mot de passe") not in found
 
 
 def test_phrase_checks_s11_refusal_is_not_a_violation():

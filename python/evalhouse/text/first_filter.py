@@ -148,12 +148,22 @@ def text_checks(session, responses_sql: str, this: str | None = None):
 # ends next to a letter or digit. A phrase that starts and ends with a letter or digit occurs as whole words exactly
 # when its marked form is a substring of the marked text. Other phrases (rare: "-30 %") are matched with a pattern
 # per phrase. (One regexp_replace: 2.3x faster than marking each kind of boundary in its own pass, same strings.)
+# Only texts whose first occurrence of a phrase is not whole words are marked (_first_occurrence_whole).
 _ALNUM = r"[\pL\pN]"
 _NOT_ALNUM = r"[^\pL\pN]"
 
 
 def _marked(expr: str) -> str:
     return f"regexp_replace({expr}, '{_ALNUM}+', chr(57345) || '\\0' || chr(57345), 'g')"
+
+
+def _first_occurrence_whole(text: str, phrase: str) -> str:
+    """SQL: the first occurrence of ``phrase`` in ``text`` (it has one) is neither preceded nor followed by a letter
+    or digit. Most found phrases are, and are decided by it; the others need the marked text (a later, or an
+    overlapping, occurrence may be whole words). Marking every text took 4 s of the search's 6 s at 1M replies."""
+    at = f"strpos({text}, {phrase})"
+    return (f"not regexp_matches(substring({text}, {at} - 1, 1), '{_ALNUM}') "
+            f"and not regexp_matches(substring({text}, {at} + length({phrase}), 1), '{_ALNUM}')")
 
 
 _NEGATION_RE2 = ("(^|[^\\pL\\pN])(not|no|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|unable|nor|"
@@ -254,15 +264,16 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str, t
             from __evalhouse_phrases
         ),
         texts as (
-            select r.suite, r.response_id, r.item_id, r.response_text, c.response_text_normalized as text_normalized,
-                   {_marked('c.response_text_normalized')} as text_marked, k.content_hash, k.phrase_set_hash
+            select r.suite, r.response_id, r.item_id, lower(r.response_text) as text_lower,
+                   c.response_text_normalized as text_normalized,
+                   k.content_hash, k.phrase_set_hash
             from {todo} as k
             inner join ({responses_sql}) as r on r.suite = k.suite and r.response_id = k.response_id
             inner join ({checks_sql}) as c on c.suite = k.suite and c.response_id = k.response_id
         ),
         pairs as (
-            select t.suite, t.response_id, t.item_id, g.gold_kind, g.gold_value as phrase, t.response_text,
-                   t.text_normalized, t.text_marked, t.content_hash, t.phrase_set_hash, p.phrase_normalized,
+            select t.suite, t.response_id, t.item_id, g.gold_kind, g.gold_value as phrase, t.text_lower,
+                   t.text_normalized, t.content_hash, t.phrase_set_hash, p.phrase_normalized,
                    p.alnum_edges, p.phrase_marked, p.phrase_pattern
             from texts as t
             inner join ({gold_sql}) as g
@@ -272,22 +283,34 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str, t
         ),
         searched as (
             select *,
-                   contains(lower(response_text), lower(phrase)) as found_plain,
+                   contains(text_lower, lower(phrase)) as found_plain,
                    case when not contains(text_normalized, phrase_normalized) then false
-                        when alnum_edges then contains(text_marked, phrase_marked)
-                        else regexp_matches(text_normalized, phrase_pattern) end as found_normalized
+                        when not alnum_edges then regexp_matches(text_normalized, phrase_pattern)
+                        when {_first_occurrence_whole('text_normalized', 'phrase_normalized')} then true
+                        else contains({_marked('text_normalized')}, phrase_marked) end as found_normalized
             from pairs
         )
-        select suite, response_id, item_id, gold_kind, phrase, response_text, found_plain, found_normalized,
+        select suite, response_id, item_id, gold_kind, phrase, found_plain, found_normalized,
                content_hash, phrase_set_hash,
-               gold_kind = 'forbidden_phrase' and found_normalized
-               and (regexp_matches(text_normalized, '{_NEGATION_RE2.replace("'", "''")}')
-                    or regexp_matches(text_normalized, '{tx._ENCOURAGEMENT.pattern.replace("'", "''")}'))
+               -- a CASE, so the cue patterns run only on found forbidden phrases (an AND runs both sides)
+               case when gold_kind = 'forbidden_phrase' and found_normalized
+                    then regexp_matches(text_normalized, '{_NEGATION_RE2.replace("'", "''")}')
+                         or regexp_matches(text_normalized, '{tx._ENCOURAGEMENT.pattern.replace("'", "''")}')
+                    else false end
                    as needs_negation_check
         from searched
     """)
+    # The pairs carry no text (copying three texts per pair took most of the search's time at 1M); the few pairs a
+    # negation cue leaves undecided get their reply text back from the responses.
+    session.execute(f"""
+        create or replace temp table __evalhouse_negation_pairs as
+        select p.suite, p.response_id, p.phrase, r.response_text
+        from __evalhouse_phrase_pairs as p
+        inner join ({responses_sql}) as r on r.suite = p.suite and r.response_id = p.response_id
+        where p.needs_negation_check
+    """)
     negation = session.sql(
-        "select distinct response_text, phrase from __evalhouse_phrase_pairs where needs_negation_check"
+        "select distinct response_text, phrase from __evalhouse_negation_pairs"
     ).to_arrow_table()
     results = [tx.check_forbidden(t, p) for t, p in zip(negation.column(0).to_pylist(),
                                                           negation.column(1).to_pylist())]
@@ -307,6 +330,10 @@ def phrase_checks(session, responses_sql: str, gold_sql: str, checks_sql: str, t
                p.content_hash,
                p.phrase_set_hash
         from __evalhouse_phrase_pairs as p
-        left join __evalhouse_negation as n
-            on p.needs_negation_check and n.response_text = p.response_text and n.phrase = p.phrase
+        left join (
+            select k.suite, k.response_id, k.phrase, n.negated_occurrences, n.violation
+            from __evalhouse_negation_pairs as k
+            inner join __evalhouse_negation as n on n.response_text = k.response_text and n.phrase = k.phrase
+        ) as n
+            on p.needs_negation_check and n.suite = p.suite and n.response_id = p.response_id and n.phrase = p.phrase
     """)
