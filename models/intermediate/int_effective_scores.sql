@@ -41,81 +41,118 @@ expected as (
        and criteria.rubric_version = rating_sets.rubric_version
 ),
 
+-- The rater's rating of the criterion under the version itself, when there is one: it always wins (the latest
+-- rating under a version is unique, and no version is newer than the version itself). An equality join; the
+-- inequality join below runs only for the criteria not re-rated under the version (the old single inequality join
+-- with a window over every row took 46 s of a 1M-reply build).
+same_version as (
+    select
+        expected.*,
+        latest.rating_id,
+        latest.score,
+        latest.score_problem,
+        latest.reason
+    from expected
+    left join latest
+        on latest.response_id = expected.response_id
+       and latest.rater_id = expected.rater_id
+       and latest.rubric_id = expected.rubric_id
+       and latest.rubric_version = expected.rubric_version
+       and latest.criterion = expected.criterion
+),
+
+-- Carried forward: the rater's latest rating of the criterion under an earlier version, when no version after it
+-- up to this one changed the criterion's anchors.
 candidates as (
     select
-        expected.suite, expected.response_id, expected.rater_id, expected.rubric_id, expected.rubric_version,
-        expected.criterion,
+        not_rerated.response_id, not_rerated.rater_id, not_rerated.rubric_id, not_rerated.rubric_version,
+        not_rerated.criterion,
         latest.rating_id,
         latest.score,
         latest.score_problem,
         latest.reason,
         latest.rubric_version as rated_under_version,
         row_number() over (
-            partition by expected.response_id, expected.rater_id, expected.rubric_id, expected.rubric_version,
-                         expected.criterion
+            partition by not_rerated.response_id, not_rerated.rater_id, not_rerated.rubric_id,
+                         not_rerated.rubric_version, not_rerated.criterion
             order by latest.rubric_version desc
         ) as version_rank
-    from expected
+    from same_version as not_rerated
     inner join latest
-        on latest.response_id = expected.response_id
-       and latest.rater_id = expected.rater_id
-       and latest.rubric_id = expected.rubric_id
-       and latest.criterion = expected.criterion
-       and latest.rubric_version <= expected.rubric_version
-    where not exists (
+        on latest.response_id = not_rerated.response_id
+       and latest.rater_id = not_rerated.rater_id
+       and latest.rubric_id = not_rerated.rubric_id
+       and latest.criterion = not_rerated.criterion
+       and latest.rubric_version < not_rerated.rubric_version
+    where not_rerated.rating_id is null
+      and not exists (
         select 1 from changes
-        where changes.rubric_id = expected.rubric_id
-          and changes.criterion = expected.criterion
+        where changes.rubric_id = not_rerated.rubric_id
+          and changes.criterion = not_rerated.criterion
           and changes.rubric_version > latest.rubric_version
-          and changes.rubric_version <= expected.rubric_version
+          and changes.rubric_version <= not_rerated.rubric_version
     )
 ),
 
-chosen as (
+carried as (
     select * from candidates where version_rank = 1
+),
+
+chosen as (
+    select
+        same_version.*,
+        case when same_version.rating_id is not null then same_version.rubric_version
+             else carried.rated_under_version end as rated_under_version,
+        coalesce(same_version.rating_id, carried.rating_id) as chosen_rating_id,
+        case when same_version.rating_id is not null then same_version.score else carried.score end as chosen_score,
+        case when same_version.rating_id is not null then same_version.score_problem
+             else carried.score_problem end as chosen_score_problem,
+        case when same_version.rating_id is not null then same_version.reason else carried.reason end as chosen_reason
+    from same_version
+    left join carried
+        on same_version.rating_id is null
+       and carried.response_id = same_version.response_id
+       and carried.rater_id = same_version.rater_id
+       and carried.rubric_id = same_version.rubric_id
+       and carried.rubric_version = same_version.rubric_version
+       and carried.criterion = same_version.criterion
 )
 
 select
-    expected.suite,
-    expected.response_id,
-    expected.item_id,
-    expected.system_id,
-    expected.rater_id,
-    expected.rater_kind,
-    expected.rubric_id,
-    expected.rubric_version,
-    expected.criterion,
-    expected.criterion_order,
-    expected.min_score,
-    expected.max_score,
-    chosen.rating_id,
-    chosen.score,
+    chosen.suite,
+    chosen.response_id,
+    chosen.item_id,
+    chosen.system_id,
+    chosen.rater_id,
+    chosen.rater_kind,
+    chosen.rubric_id,
+    chosen.rubric_version,
+    chosen.criterion,
+    chosen.criterion_order,
+    chosen.min_score,
+    chosen.max_score,
+    chosen.chosen_rating_id as rating_id,
+    chosen.chosen_score as score,
     -- points: the score on the direction-adjusted scale (higher is better); a lower-is-better criterion counts as
     -- max + min - score, so totals, ready rules and "points lost" read every criterion the same way
-    case when expected.direction = 'lower' then expected.max_score + expected.min_score - chosen.score
-         else chosen.score end as points,
-    expected.direction,
-    chosen.reason,
+    case when chosen.direction = 'lower' then chosen.max_score + chosen.min_score - chosen.chosen_score
+         else chosen.chosen_score end as points,
+    chosen.direction,
+    chosen.chosen_reason as reason,
     chosen.rated_under_version,
-    coalesce(chosen.rated_under_version < expected.rubric_version, false) as carried_forward,
+    coalesce(chosen.rated_under_version < chosen.rubric_version, false) as carried_forward,
     case
-        when chosen.rating_id is null then 'missing'
-        when chosen.score_problem is not null then chosen.score_problem
+        when chosen.chosen_rating_id is null then 'missing'
+        when chosen.chosen_score_problem is not null then chosen.chosen_score_problem
         else 'scored'
     end as score_status,
     -- stale: the score was given under a version older than the rubric's current one, and a later version changed
     -- this criterion's anchors
     coalesce(exists (
         select 1 from changes
-        where changes.rubric_id = expected.rubric_id
-          and changes.criterion = expected.criterion
+        where changes.rubric_id = chosen.rubric_id
+          and changes.criterion = chosen.criterion
           and changes.rubric_version > chosen.rated_under_version
-          and changes.rubric_version <= expected.current_version
+          and changes.rubric_version <= chosen.current_version
     ), false) as is_stale
-from expected
-left join chosen
-    on chosen.response_id = expected.response_id
-   and chosen.rater_id = expected.rater_id
-   and chosen.rubric_id = expected.rubric_id
-   and chosen.rubric_version = expected.rubric_version
-   and chosen.criterion = expected.criterion
+from chosen
