@@ -220,6 +220,7 @@ def test_text_checks_in_worker_processes_equal_one_process(monkeypatch):
             return super().submit(fn, *args, **kwargs)
 
     monkeypatch.setattr(ff, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(ff, "_cpus", lambda: 2)
     monkeypatch.setattr(ff, "BATCH_ROWS", 7)
     monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", "1")
     one = sorted(text_checks(con, "select * from responses").fetchall())
@@ -232,18 +233,32 @@ def test_text_checks_in_worker_processes_equal_one_process(monkeypatch):
     assert [r[5] for r in two if r[1] == "r30"] == [tx.sentence_count(texts[30], lang)]
 
 
-@pytest.mark.parametrize("raw, expected", [("0", 0), ("1", 1), (" 3 ", 3), ("", None)])
-def test_text_workers_reads_the_variable(monkeypatch, raw, expected):
-    from evalhouse.text.first_filter import text_workers
+@pytest.mark.parametrize("raw, expected", [("0", 0), ("1", 1), (" 2 ", 2), ("99999", 2), ("", 2)])
+def test_text_workers_reads_the_variable_at_most_one_per_cpu(monkeypatch, raw, expected):
+    import evalhouse.text.first_filter as ff
 
+    monkeypatch.setattr(ff, "_cpus", lambda: 2)
     monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", raw)
-    assert text_workers() == (expected if expected is not None else len(__import__("os").sched_getaffinity(0)))
+    assert ff.text_workers() == expected
 
 
-@pytest.mark.parametrize("raw", ["two", "-1", "1.5"])
+@pytest.mark.parametrize("raw", ["two", "-1", "1.5", "1_000", "\u0663"])
 def test_text_workers_rejects_a_bad_value_naming_the_variable(monkeypatch, raw):
     from evalhouse.text.first_filter import text_workers
 
     monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", raw)
     with pytest.raises(ValueError, match="EVALHOUSE_TEXT_WORKERS="):
         text_workers()
+
+
+def test_build_stops_on_a_bad_text_workers_value_before_dbt(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
+    monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", "abc")
+    res = CliRunner().invoke(app, ["build"])
+    assert res.exit_code == 2
+    assert "EVALHOUSE_TEXT_WORKERS='abc'" in res.output and "nothing built or published" in res.output
+    assert not (tmp_path / "build").exists()  # no lock taken, nothing landed

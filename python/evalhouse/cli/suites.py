@@ -96,8 +96,14 @@ def register_build(app: typer.Typer) -> None:
         published warehouse stays as it was. One build at a time: while another runs, exit 1 at once saying so
         (lock on warehouse/build/build.lock, released by the system when its build ends)."""
         from evalhouse import paths
+        from evalhouse.text.first_filter import text_workers
         from evalhouse.warehouse.buildlock import BuildRunning, build_lock
 
+        try:
+            text_workers()  # a bad EVALHOUSE_TEXT_WORKERS stops here, not halfway through dbt
+        except ValueError as exc:
+            typer.echo(f"error: {exc}; nothing built or published", err=True)
+            raise typer.Exit(2) from None
         try:
             with build_lock(paths.build_db().parent / "build.lock"):
                 _build(ctx.args, publish)

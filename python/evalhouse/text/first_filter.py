@@ -63,35 +63,40 @@ def text_profiles(texts: pa.Array) -> pa.Table:
                     schema=_PROFILE_SCHEMA)
 
 
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def text_workers() -> int:
-    """Processes that check texts: ``EVALHOUSE_TEXT_WORKERS`` when set (an integer; 0 or 1 = in this process),
-    else the CPUs this process may run on. Raises ValueError naming the variable when it is not an integer >= 0."""
+    """Processes that check texts: ``EVALHOUSE_TEXT_WORKERS`` when set (ASCII digits; 0 or 1 = in this process),
+    else the CPUs this process may run on; never more than those CPUs (more processes than cores only add forks).
+    Raises ValueError naming the variable when it is not a whole number >= 0 written in ASCII digits."""
     raw = os.environ.get("EVALHOUSE_TEXT_WORKERS")
     if raw is None or raw.strip() == "":
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    try:
-        n = int(raw)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise ValueError(f"EVALHOUSE_TEXT_WORKERS={raw!r}: expected an integer >= 0 (0 or 1: no worker processes)")
-    return n
+        return _cpus()
+    value = raw.strip()
+    if not (value.isascii() and value.isdigit()):
+        raise ValueError(f"EVALHOUSE_TEXT_WORKERS={raw!r}: expected a whole number >= 0 in digits "
+                         "(0 or 1: no worker processes)")
+    return min(int(value), _cpus())
 
 
 def _profile_batches(batches: Iterator[pa.Array]) -> list[pa.Table]:
     """``text_profiles`` of every batch, in order. One batch (the bundled data, a small import) is checked in this
     process; from two batches on, and with ``text_workers()`` >= 2, the batches go to that many forked worker
-    processes (the per-text work is Python and CLD2, which hold the GIL: threads would not help). Fork, not spawn:
-    a spawned worker would re-import dbt (about 2.5 s each); a forked one only runs ``text_profiles`` and never
-    touches the DuckDB session it inherited. Where fork does not exist, everything runs in this process."""
+    processes, at most one per batch (the per-text work is Python and CLD2, which hold the GIL: threads would not
+    help). Fork, not spawn: a spawned worker would re-import dbt (about 2.5 s each); a forked one only runs
+    ``text_profiles`` and never touches the DuckDB session it inherited. Where fork does not exist, everything
+    runs in this process."""
     first = next(batches, None)
     second = next(batches, None)
     head = [b for b in (first, second) if b is not None]
     workers = text_workers()
     if second is None or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return [text_profiles(b) for b in itertools.chain(head, batches)]
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = [pool.submit(text_profiles, b) for b in itertools.chain(head, batches)]
+    todo = list(itertools.chain(head, batches))
+    with ProcessPoolExecutor(min(workers, len(todo)), mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(text_profiles, b) for b in todo]
         return [f.result() for f in futures]
 
 
