@@ -32,8 +32,10 @@ build: dbt-build
 expectations: setup
 	$(BIN)/evalhouse validate-decisions
 
+# One worker process per core (at most 4; pytest-xdist), each test module on one worker, so a module's built project
+# copy is made once. `$(BIN)/pytest python/tests/test_x.py` runs one file in this process.
 pytest: setup
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --numprocesses auto --maxprocesses 4 --dist loadscope
 
 # ruff over the Python package, tests, dbt Python models, app and bench (rules in pyproject.toml [tool.ruff]).
 lint-python: setup

@@ -1,6 +1,8 @@
 """Shared fixtures: the published warehouse, built once per test session when it is missing."""
 from __future__ import annotations
 
+import __main__
+import fcntl
 import os
 import shutil
 import subprocess
@@ -13,15 +15,28 @@ from evalhouse import paths
 from evalhouse.warehouse.published import connect_readonly
 
 PROJECT = Path(__file__).resolve().parents[2]
+
+# `make test` runs pytest in worker processes (pytest-xdist). A worker's __main__ (execnet's) has neither __spec__ nor
+# __file__, which pyspark (installed by `make spark-setup`) takes for a doctest run: importing pyspark.sql.connect,
+# as Great Expectations does when pyspark is installed, then calls sys.exit(0). Give it a file name.
+if getattr(__main__, "__spec__", None) is None and not hasattr(__main__, "__file__"):
+    __main__.__file__ = "<pytest-xdist worker>"
 # What a copy of the project holds: code, dbt project, bundled data and suites (no venv, git, build output).
 PROJECT_FILES = ["dbt_project.yml", "profiles.yml", "pyproject.toml", "models", "macros", "seeds", "tests", "data",
                  "suites", "python", "app", ".streamlit"]
 
 
 def _build_warehouse() -> None:
-    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
-    evalhouse = Path(sys.executable).with_name("evalhouse")
-    subprocess.run([str(evalhouse), "build", "--quiet"], cwd=PROJECT, env=env, check=True)
+    """Build and publish the repo's warehouse unless both files exist. Workers that need it at the same time wait
+    for the first one's build (a second `evalhouse build` would stop at once: another build is running)."""
+    paths.build_db().parent.mkdir(parents=True, exist_ok=True)
+    with open(paths.build_db().parent / "pytest-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if paths.build_db().is_file() and paths.published_db().is_file():
+            return
+        env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
+        evalhouse = Path(sys.executable).with_name("evalhouse")
+        subprocess.run([str(evalhouse), "build", "--quiet"], cwd=PROJECT, env=env, check=True)
 
 
 @pytest.fixture(scope="session")
