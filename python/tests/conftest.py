@@ -1,7 +1,6 @@
 """Shared fixtures: the published warehouse, built once per test session when it is missing."""
 from __future__ import annotations
 
-import __main__
 import fcntl
 import os
 import shutil
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import __main__
 from evalhouse import paths
 from evalhouse.warehouse.published import connect_readonly
 
