@@ -16,3 +16,21 @@
   {%- endif -%}
   select 1
 {% endmacro %}
+
+{#-
+  apply_memory_limit(): on-run-start hook: when EVALHOUSE_MEMORY_LIMIT is set (a DuckDB size, e.g. 3GB or 2500MiB),
+  `set memory_limit` to it before any model runs, and log the limit DuckDB then reports. The setting is the
+  database instance's, so it holds for every thread's connection of the run. Unset: DuckDB's own default (80 % of
+  the machine's memory). What DuckDB cannot keep within the limit it spills to a temporary folder beside the
+  database file; Python models' own memory is outside the limit. evalhouse build checks the value before dbt runs.
+  DuckDB only; elsewhere (and when unset) a no-op `select 1`.
+-#}
+{% macro apply_memory_limit() %}
+  {%- set limit = env_var('EVALHOUSE_MEMORY_LIMIT', '') | trim -%}
+  {%- if execute and target.type == 'duckdb' and limit -%}
+    {%- do run_query("set memory_limit = '" ~ limit | replace("'", "''") ~ "'") -%}
+    {%- set applied = run_query("select current_setting('memory_limit')").columns[0].values()[0] -%}
+    {{ log("DuckDB memory_limit: " ~ applied ~ " (EVALHOUSE_MEMORY_LIMIT=" ~ limit ~ ")", info=True) }}
+  {%- endif -%}
+  select 1
+{% endmacro %}

@@ -98,9 +98,11 @@ def register_build(app: typer.Typer) -> None:
         from evalhouse import paths
         from evalhouse.text.first_filter import text_workers
         from evalhouse.warehouse.buildlock import BuildRunning, build_lock
+        from evalhouse.warehouse.settings import memory_limit
 
         try:
             text_workers()  # a bad EVALHOUSE_TEXT_WORKERS stops here, not halfway through dbt
+            memory_limit()  # and a bad EVALHOUSE_MEMORY_LIMIT before dbt's on-run-start hook
         except ValueError as exc:
             typer.echo(f"error: {exc}; nothing built or published", err=True)
             raise typer.Exit(2) from None

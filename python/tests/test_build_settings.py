@@ -1,0 +1,75 @@
+"""EVALHOUSE_MEMORY_LIMIT: checked by DuckDB before dbt runs, then set for the whole run by the on-run-start hook
+apply_memory_limit (macros/maintenance.sql)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from conftest import copy_project
+
+from evalhouse.warehouse.settings import memory_limit
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(None, None), ("", None), ("  ", None), ("3GB", "2.7 GiB"),
+                                               (" 2500MiB ", "2.4 GiB"), ("1.5gb", "1.3 GiB")])
+def test_memory_limit_as_duckdb_reports_it(monkeypatch, raw, expected):
+    if raw is None:
+        monkeypatch.delenv("EVALHOUSE_MEMORY_LIMIT", raising=False)
+    else:
+        monkeypatch.setenv("EVALHOUSE_MEMORY_LIMIT", raw)
+    assert memory_limit() == expected
+
+
+@pytest.mark.parametrize(("raw", "duckdb_says"), [("80%", "Unknown unit for memory: '%'"),
+                                                   ("3000000000", "Unknown unit for memory: ''"),
+                                                   ("0GB", "Out of Memory Error"),
+                                                   ("3'GB", "Unknown unit for memory")])
+def test_memory_limit_rejects_what_duckdb_refuses_naming_the_variable(monkeypatch, raw, duckdb_says):
+    monkeypatch.setenv("EVALHOUSE_MEMORY_LIMIT", raw)
+    with pytest.raises(ValueError, match="EVALHOUSE_MEMORY_LIMIT=") as exc:
+        memory_limit()
+    assert duckdb_says in str(exc.value)
+
+
+def test_build_stops_on_a_bad_memory_limit_before_dbt(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
+    monkeypatch.setenv("EVALHOUSE_MEMORY_LIMIT", "80%")
+    res = CliRunner().invoke(app, ["build"])
+    assert res.exit_code == 2
+    assert "EVALHOUSE_MEMORY_LIMIT='80%'" in res.output and "nothing built or published" in res.output
+    assert not (tmp_path / "build").exists()  # no lock taken, nothing landed
+
+
+def test_the_hook_sets_the_limit_for_every_model_of_the_run(tmp_path):
+    """A model of the run reads the limit the hook set (two threads: each has its own connection); without the
+    variable, DuckDB's default is left alone."""
+    dst = copy_project(tmp_path / "evalhouse")
+    (dst / "models" / "zz_memory_limit_a.sql").write_text("select current_setting('memory_limit') as memory_limit\n")
+    (dst / "models" / "zz_memory_limit_b.sql").write_text("select current_setting('memory_limit') as memory_limit\n")
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst),
+               EVALHOUSE_DB=str(dst / "warehouse" / "build" / "evalhouse.duckdb"), EVALHOUSE_MEMORY_LIMIT="1500MB")
+    (dst / "warehouse" / "build").mkdir(parents=True)
+    select = ["--select", "zz_memory_limit_a", "zz_memory_limit_b", "--threads", "2"]
+    res = subprocess.run([str(BIN / "dbt"), "run", *select], cwd=dst, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-3000:]
+    assert "DuckDB memory_limit: 1.3 GiB (EVALHOUSE_MEMORY_LIMIT=1500MB)" in res.stdout
+    with duckdb.connect(env["EVALHOUSE_DB"], read_only=True) as con:
+        assert con.execute("select * from zz_memory_limit_a union all select * from zz_memory_limit_b").fetchall() \
+            == [("1.3 GiB",), ("1.3 GiB",)]
+    del env["EVALHOUSE_MEMORY_LIMIT"]
+    res = subprocess.run([str(BIN / "dbt"), "run", *select], cwd=dst, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-3000:]
+    assert "DuckDB memory_limit" not in res.stdout
+    with duckdb.connect(env["EVALHOUSE_DB"], read_only=True) as con:
+        default = duckdb.connect().execute("select current_setting('memory_limit')").fetchone()[0]
+        assert con.execute("select distinct memory_limit from zz_memory_limit_a").fetchall() == [(default,)]
