@@ -65,22 +65,19 @@ valued as (
        and criteria.criterion = ratings.criterion
 ),
 
-scores as (
+-- one row per rater x response x criterion (several imports: the mean); the response's columns are joined after
+-- the aggregation (they depend on response_id alone), so the rating rows are grouped on their own keys
+rater_scores as (
     select
         valued.suite,
-        items.task,
         valued.rubric_id,
         valued.rubric_version,
         valued.criterion,
-        min(valued.min_score)                                           as min_score,
-        max(valued.max_score)                                           as max_score,
         valued.response_id,
-        responses.item_id,
-        responses.system_id,
-        responses.is_reference_system,
-        length(responses.response_text)                                 as response_chars,
         valued.rater_id,
         valued.rater_kind,
+        min(valued.min_score)                                           as min_score,
+        max(valued.max_score)                                           as max_score,
         avg(valued.score_value)                                         as score_value,
         avg(valued.score_value_as_recorded)                             as score_value_as_recorded,
         count(valued.score_value)                                       as n_scores,
@@ -89,12 +86,36 @@ scores as (
         min(case when valued.score_value is null then coalesce(valued.score_problem, 'unusable') end)
                                                                         as excluded_reason
     from valued
-    inner join responses on responses.response_id = valued.response_id
-    left join items on items.item_id = responses.item_id
     group by
-        valued.suite, items.task, valued.rubric_id, valued.rubric_version, valued.criterion, valued.response_id,
-        responses.item_id, responses.system_id, responses.is_reference_system, length(responses.response_text),
+        valued.suite, valued.rubric_id, valued.rubric_version, valued.criterion, valued.response_id,
         valued.rater_id, valued.rater_kind
+),
+
+scores as (
+    select
+        rater_scores.suite,
+        items.task,
+        rater_scores.rubric_id,
+        rater_scores.rubric_version,
+        rater_scores.criterion,
+        rater_scores.min_score,
+        rater_scores.max_score,
+        rater_scores.response_id,
+        responses.item_id,
+        responses.system_id,
+        responses.is_reference_system,
+        length(responses.response_text)                                 as response_chars,
+        rater_scores.rater_id,
+        rater_scores.rater_kind,
+        rater_scores.score_value,
+        rater_scores.score_value_as_recorded,
+        rater_scores.n_scores,
+        rater_scores.n_excluded,
+        rater_scores.n_excluded_as_recorded,
+        rater_scores.excluded_reason
+    from rater_scores
+    inner join responses on responses.response_id = rater_scores.response_id
+    left join items on items.item_id = responses.item_id
 
     union all
 
@@ -126,19 +147,37 @@ scores as (
     inner join responses on responses.response_id = metric.response_id
     left join items on items.item_id = responses.item_id
     where {{ affected_responses('metric.response_id') }}
+),
+
+-- the response's human mean and count under each policy, on every rater's row (int_reliability_cells counts by
+-- them): grouped once and joined back, rather than a window over every row. task is left out of the key, as it
+-- depends on response_id alone; a group with no usable human score has human_mean NULL and n_human_raters 0.
+human_means as (
+    select
+        scores.suite,
+        scores.rubric_id,
+        scores.rubric_version,
+        scores.criterion,
+        scores.response_id,
+        avg(scores.score_value)                                         as human_mean,
+        count(scores.score_value)                                       as n_human_raters,
+        avg(scores.score_value_as_recorded)                             as human_mean_as_recorded,
+        count(scores.score_value_as_recorded)                           as n_human_raters_as_recorded
+    from scores
+    where scores.rater_kind = 'human'
+    group by scores.suite, scores.rubric_id, scores.rubric_version, scores.criterion, scores.response_id
 )
 
--- the response's human mean under each policy, on every rater's row (int_reliability_cells counts by it)
 select
     scores.*,
-    avg(case when scores.rater_kind = 'human' then scores.score_value end) over response     as human_mean,
-    count(case when scores.rater_kind = 'human' then scores.score_value end) over response   as n_human_raters,
-    avg(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over response
-        as human_mean_as_recorded,
-    count(case when scores.rater_kind = 'human' then scores.score_value_as_recorded end) over response
-        as n_human_raters_as_recorded
+    human_means.human_mean,
+    coalesce(human_means.n_human_raters, 0)                             as n_human_raters,
+    human_means.human_mean_as_recorded,
+    coalesce(human_means.n_human_raters_as_recorded, 0)                 as n_human_raters_as_recorded
 from scores
-window response as (
-    partition by
-        scores.suite, scores.task, scores.rubric_id, scores.rubric_version, scores.criterion, scores.response_id
-)
+left join human_means
+    on human_means.response_id = scores.response_id
+   and human_means.criterion is not distinct from scores.criterion
+   and human_means.rubric_id is not distinct from scores.rubric_id
+   and human_means.rubric_version is not distinct from scores.rubric_version
+   and human_means.suite is not distinct from scores.suite
