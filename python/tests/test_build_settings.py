@@ -1,5 +1,5 @@
 """EVALHOUSE_MEMORY_LIMIT: checked by DuckDB before dbt runs, then set for the whole run by the on-run-start hook
-apply_memory_limit (macros/maintenance.sql)."""
+apply_memory_limit (macros/maintenance.sql); `evalhouse build` stops on it, and on EVALHOUSE_TEXT_WORKERS, before dbt."""
 from __future__ import annotations
 
 import os
@@ -37,16 +37,17 @@ def test_memory_limit_rejects_what_duckdb_refuses_naming_the_variable(monkeypatc
     assert duckdb_says in str(exc.value)
 
 
-def test_build_stops_on_a_bad_memory_limit_before_dbt(monkeypatch, tmp_path):
+@pytest.mark.parametrize(("variable", "raw"), [("EVALHOUSE_MEMORY_LIMIT", "80%"), ("EVALHOUSE_TEXT_WORKERS", "abc")])
+def test_build_stops_on_a_bad_setting_before_dbt(monkeypatch, tmp_path, variable, raw):
     from typer.testing import CliRunner
 
     from evalhouse.cli import app
 
     monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
-    monkeypatch.setenv("EVALHOUSE_MEMORY_LIMIT", "80%")
+    monkeypatch.setenv(variable, raw)
     res = CliRunner().invoke(app, ["build"])
     assert res.exit_code == 2
-    assert "EVALHOUSE_MEMORY_LIMIT='80%'" in res.output and "nothing built or published" in res.output
+    assert f"{variable}={raw!r}" in res.output and "nothing built or published" in res.output
     assert not (tmp_path / "build").exists()  # no lock taken, nothing landed
 
 

@@ -249,16 +249,3 @@ def test_text_workers_rejects_a_bad_value_naming_the_variable(monkeypatch, raw):
     monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", raw)
     with pytest.raises(ValueError, match="EVALHOUSE_TEXT_WORKERS="):
         text_workers()
-
-
-def test_build_stops_on_a_bad_text_workers_value_before_dbt(monkeypatch, tmp_path):
-    from typer.testing import CliRunner
-
-    from evalhouse.cli import app
-
-    monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
-    monkeypatch.setenv("EVALHOUSE_TEXT_WORKERS", "abc")
-    res = CliRunner().invoke(app, ["build"])
-    assert res.exit_code == 2
-    assert "EVALHOUSE_TEXT_WORKERS='abc'" in res.output and "nothing built or published" in res.output
-    assert not (tmp_path / "build").exists()  # no lock taken, nothing landed
