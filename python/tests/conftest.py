@@ -1,4 +1,6 @@
-"""Shared fixtures: the published warehouse, built once per test session when it is missing."""
+"""Shared fixtures: the published warehouse, built once per test session when it is missing (for the tests that
+use the `warehouse` fixture or a built project copy; a few modules skip without a build instead: `make build`
+first)."""
 from __future__ import annotations
 
 import fcntl

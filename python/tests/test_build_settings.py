@@ -28,7 +28,8 @@ def test_memory_limit_as_duckdb_reports_it(monkeypatch, raw, expected):
 
 @pytest.mark.parametrize(("raw", "duckdb_says"), [("80%", "Unknown unit for memory: '%'"),
                                                    ("3000000000", "Unknown unit for memory: ''"),
-                                                   ("0GB", "Out of Memory Error"),
+                                                   ("0GB", "too small, DuckDB cannot run a query within it"),
+                                                   (" -1GB", "not a negative one"),
                                                    ("3'GB", "Unknown unit for memory")])
 def test_memory_limit_rejects_what_duckdb_refuses_naming_the_variable(monkeypatch, raw, duckdb_says):
     monkeypatch.setenv("EVALHOUSE_MEMORY_LIMIT", raw)

@@ -207,6 +207,11 @@ def _build(dbt_args: list[str], publish: bool) -> None:
     res = subprocess.run([str(dbt), "build", "--no-use-colors", *dbt_args], cwd=paths.project_dir(), env=env)
     if res.returncode != 0:
         typer.echo("error: dbt build failed; nothing published (the published warehouse is unchanged)", err=True)
+        limit = os.environ.get("EVALHOUSE_MEMORY_LIMIT", "").strip()
+        if limit:
+            typer.echo(f"note: EVALHOUSE_MEMORY_LIMIT={limit!r} capped DuckDB's memory for this build: an 'Out of "
+                       "Memory Error' above means the cap is too small for it; raise it or unset the variable",
+                       err=True)
         raise typer.Exit(res.returncode)
     if publish:
         typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")
