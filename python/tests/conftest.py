@@ -23,6 +23,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 # as Great Expectations does when pyspark is installed, then calls sys.exit(0). Give it a file name.
 if getattr(__main__, "__spec__", None) is None and not hasattr(__main__, "__file__"):
     __main__.__file__ = "<pytest-xdist worker>"
+
 # What a copy of the project holds: code, dbt project, bundled data and suites (no venv, git, build output).
 PROJECT_FILES = ["dbt_project.yml", "profiles.yml", "pyproject.toml", "models", "macros", "seeds", "tests", "data",
                  "suites", "python", "app", ".streamlit"]
