@@ -87,14 +87,20 @@ def register_diff(app: typer.Typer) -> None:
 def register_build(app: typer.Typer) -> None:
     @app.command("build", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def build(ctx: typer.Context,
-              publish: bool = typer.Option(True, help="Publish the built warehouse when the build passes")) -> None:
-        """Check and land every suite, run `dbt build` (extra arguments are passed on), then publish.
+              publish: bool = typer.Option(True, help="Publish the built warehouse when the build passes"),
+              all_nodes: bool = typer.Option(False, "--all-nodes",
+                                             help="Run every dbt node, even those whose code and inputs did not "
+                                                  "change since the last build")) -> None:
+        """Check and land every suite, run `dbt build` on what changed (extra arguments are passed on), then publish.
 
         When no file under suites/ (nor the checking code) changed since the last landing, the check and landing
-        are skipped (warehouse/build/landing/_fingerprint.txt). A suite problem stops before dbt runs; a failed dbt
-        build is not published. Either way the previously
-        published warehouse stays as it was. One build at a time: while another runs, exit 1 at once saying so
-        (lock on warehouse/build/build.lock, released by the system when its build ends)."""
+        are skipped (warehouse/build/landing/_fingerprint.txt). dbt then runs only the dbt sources whose files
+        changed since the last complete build and what is downstream of them; nothing when none did; every node
+        after a code change, a failed build, with --all-nodes or with dbt arguments
+        (evalhouse.warehouse.build_state). A suite problem stops before dbt runs; a failed dbt build is not
+        published. Either way the previously published warehouse stays as it was. One build at a time: while
+        another runs, exit 1 at once saying so (lock on warehouse/build/build.lock, released by the system when its
+        build ends)."""
         from evalhouse import paths
         from evalhouse.text.first_filter import text_workers
         from evalhouse.warehouse.buildlock import BuildRunning, build_lock
@@ -108,7 +114,7 @@ def register_build(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         try:
             with build_lock(paths.build_db().parent / "build.lock"):
-                _build(ctx.args, publish)
+                _build(ctx.args, publish, all_nodes)
         except BuildRunning as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
@@ -184,7 +190,7 @@ def _drop_stale_caches(db) -> None:
                 typer.echo("the rating chain's code changed since its tables were made: rebuilt whole")
 
 
-def _build(dbt_args: list[str], publish: bool) -> None:
+def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     import os
     import subprocess
     import sys
@@ -192,6 +198,7 @@ def _build(dbt_args: list[str], publish: bool) -> None:
 
     from evalhouse import paths
     from evalhouse.suites.land import landing_is_current, suites_fingerprint
+    from evalhouse.warehouse import build_state
     from evalhouse.warehouse.published import publish as do_publish
 
     fingerprint = suites_fingerprint()
@@ -201,10 +208,20 @@ def _build(dbt_args: list[str], publish: bool) -> None:
         _check_and_land(fingerprint)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
     _drop_stale_caches(paths.build_db())
+    todo = build_state.plan(paths.project_dir(), paths.build_db(), dbt_args, all_nodes)
+    typer.echo(todo.reason)
+    if todo.selectors == []:
+        published = paths.published_db()
+        if publish and (not published.is_file() or published.stat().st_mtime < paths.build_db().stat().st_mtime):
+            typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")
+        return
+    build_state.clear(paths.build_db())  # a build that does not pass leaves the next one to run every node
     env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
                EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
     dbt = Path(sys.executable).with_name("dbt")
-    res = subprocess.run([str(dbt), "build", "--no-use-colors", *dbt_args], cwd=paths.project_dir(), env=env)
+    select = ["--select", *todo.selectors] if todo.selectors else []
+    res = subprocess.run([str(dbt), "build", "--no-use-colors", *select, *dbt_args], cwd=paths.project_dir(),
+                         env=env)
     if res.returncode != 0:
         typer.echo("error: dbt build failed; nothing published (the published warehouse is unchanged)", err=True)
         limit = os.environ.get("EVALHOUSE_MEMORY_LIMIT", "").strip()
@@ -213,5 +230,7 @@ def _build(dbt_args: list[str], publish: bool) -> None:
                        "Memory Error' above means the cap is too small for it; raise it or unset the variable",
                        err=True)
         raise typer.Exit(res.returncode)
+    if todo.save:
+        build_state.save(paths.build_db(), todo.state)
     if publish:
         typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")

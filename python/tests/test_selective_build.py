@@ -1,0 +1,217 @@
+"""`evalhouse build` runs what changed (evalhouse.warehouse.build_state).
+
+Unit tests on a small made-up project: how each source's path is resolved (``{var:..}``, ``{landing}``,
+``{{ var(..) }}``, ``env_var`` in a var), which sources a file change marks, and the plan (every node, nothing, or
+the changed sources and what is downstream). Then, in a built copy of the project: a second build with nothing
+changed does not start dbt; a second reader's rating in the ratings store runs only what is downstream of the ratings store,
+and every table it leaves equals a ``--full-refresh`` build of every node; dbt arguments leave the next build to
+run every node.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from conftest import copy_project
+
+from evalhouse.warehouse import build_state
+
+BIN = Path(sys.executable).parent
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _fake_project(root: Path) -> Path:
+    (root / "models" / "staging").mkdir(parents=True)
+    (root / "dbt_project.yml").write_text(
+        "name: fake\nvars:\n"
+        "  landing_dir: \"{{ env_var('FAKE_LANDING', 'land') }}\"\n"
+        "  store_glob: 'store/*/*.csv'\n"
+        "  packs_dir: packs\n")
+    (root / "models" / "staging" / "_fake__sources.yml").write_text(
+        "version: 2\nsources:\n"
+        "  - name: s\n    tables:\n"
+        "      - name: landed\n        meta: {path: '{landing}/t.parquet'}\n"
+        "      - name: store\n        meta:\n          path: '{var:store_glob}'\n"
+        "      - name: packs\n        meta: {path: \"{{ var('packs_dir') }}/*/p.csv\"}\n"
+        "      - name: unknown\n        meta: {path: '{var:not_a_var}/x.csv'}\n")
+    (root / "models" / "m.sql").write_text("select 1 as x\n")
+    for rel, text in (("land/t.parquet", "t"), ("store/a/1.csv", "1"), ("packs/p1/p.csv", "p")):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_source_paths_resolve_vars_as_read_source_does(tmp_path, monkeypatch):
+    root = _fake_project(tmp_path)
+    monkeypatch.delenv("FAKE_LANDING", raising=False)
+    assert build_state.source_paths(root) == {"s.landed": "land/t.parquet", "s.store": "store/*/*.csv",
+                                              "s.packs": "packs/*/p.csv", "s.unknown": None}
+    monkeypatch.setenv("FAKE_LANDING", "/elsewhere/landing")
+    assert build_state.source_paths(root)["s.landed"] == "/elsewhere/landing/t.parquet"
+
+
+def test_every_source_of_the_project_resolves_to_files():
+    """No source of this project is 'changed on every build' for want of a resolvable path."""
+    paths = build_state.source_paths(REPO)
+    assert len(paths) == 38 and None not in paths.values(), paths
+    for name, path in paths.items():
+        if not name.startswith("suites."):  # the landing files exist once a build ran
+            assert build_state._files_of(REPO, path), name
+
+
+def test_a_file_change_marks_the_sources_that_can_read_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAKE_LANDING", raising=False)
+    root = _fake_project(tmp_path)
+    before = build_state.source_fingerprints(root)
+    assert before["s.unknown"] is None and len(set(before.values())) == 4
+    (root / "store" / "b").mkdir()
+    (root / "store" / "b" / "2.csv").write_text("2")  # a new file under the glob's folder
+    after = build_state.source_fingerprints(root)
+    assert [k for k in before if before[k] != after[k]] == ["s.store"]
+    (root / "packs" / "p1" / "p.csv").write_text("p changed")
+    again = build_state.source_fingerprints(root)
+    assert [k for k in after if after[k] != again[k]] == ["s.packs"]
+    (root / "store" / "b" / "2.csv").unlink()
+    assert build_state.source_fingerprints(root)["s.store"] == before["s.store"]  # content, not file times
+    # a copy of the project has the same state: files are named relative to it
+    copy = shutil.copytree(root, tmp_path.parent / (tmp_path.name + "_copy"))
+    assert build_state.source_fingerprints(Path(copy)) == build_state.source_fingerprints(root)
+
+
+def test_the_plan(tmp_path, monkeypatch):
+    monkeypatch.delenv("FAKE_LANDING", raising=False)
+    root = _fake_project(tmp_path / "p")
+    db = tmp_path / "build.duckdb"
+    first = build_state.plan(root, db, [])
+    assert (first.selectors, first.save) == (None, True) and "no complete build" in first.reason
+    duckdb.connect(str(db)).close()
+    build_state.save(db, first.state)
+    same = build_state.plan(root, db, [])
+    # s.unknown cannot be resolved: it counts as changed every time
+    assert (same.selectors, same.changed) == (["source:s.unknown+"], ["s.unknown"])
+    (root / "models" / "staging" / "_fake__sources.yml").write_text(
+        (root / "models" / "staging" / "_fake__sources.yml").read_text().replace(
+            "      - name: unknown\n        meta: {path: '{var:not_a_var}/x.csv'}\n", ""))
+    code = build_state.plan(root, db, [])
+    assert code.selectors is None and "code changed" in code.reason
+    build_state.save(db, code.state)
+    assert build_state.plan(root, db, []).selectors == []
+    (root / "store" / "a" / "1.csv").write_text("re-rated")
+    changed = build_state.plan(root, db, [])
+    assert (changed.selectors, changed.changed, changed.save) == (["source:s.store+"], ["s.store"], True)
+    asked = build_state.plan(root, db, [], all_nodes=True)
+    assert (asked.selectors, asked.save) == (None, True)
+    refresh = build_state.plan(root, db, ["--full-refresh"])
+    assert (refresh.selectors, refresh.save) == (None, True)
+    other = build_state.plan(root, db, ["--select", "m"])
+    assert (other.selectors, other.save) == (None, False) and "dbt arguments given" in other.reason
+    (root / "models" / "m.sql").write_text("select 2 as x\n")
+    assert build_state.plan(root, db, []).selectors is None
+    build_state.clear(db)
+    assert build_state.load(db) is None and build_state.plan(root, db, []).selectors is None
+
+
+# ---- a built copy of the project ----
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    dst = copy_project(tmp_path_factory.mktemp("selective") / "evalhouse", built=True)
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    for name in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(name, None)
+
+    def run(*args: str) -> str:
+        res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish", *args], cwd=dst, env=env,
+                             capture_output=True, text=True)
+        assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-4000:]
+        return res.stdout
+
+    run()  # the copy as a complete build leaves it (nothing to do when the repo's build saved its state)
+    return dst, run
+
+
+def _db(dst: Path) -> Path:
+    return dst / "warehouse" / "build" / "evalhouse.duckdb"
+
+
+def _ran(dst: Path) -> set[str]:
+    results = json.loads((dst / "target" / "run_results.json").read_text())["results"]
+    return {r["unique_id"] for r in results if r["unique_id"].startswith("model.")}
+
+
+def test_nothing_changed_nothing_runs(project):
+    dst, run = project
+    out = run()
+    assert "nothing changed since the last build" in out and "Running with dbt" not in out, out
+
+
+def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(project):
+    dst, run = project
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        rid, crit, ver, score = con.execute(
+            "select response_id, criterion, rubric_version, score from int_latest_ratings "
+            "where suite = 'larkfield' and rater_id = 'course_team' order by all limit 1").fetchone()
+    header = ["suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score",
+              "reason", "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row"]
+    # a second reader (the course team's own ratings are checked by the lesson's data tests)
+    with (dst / "data" / "ratings" / "larkfield" / "20270101T000000Z_second_reader.csv").open(
+            "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=header)
+        w.writeheader()
+        w.writerow({"suite": "larkfield", "response_id": rid, "packet_id": "", "letter": "",
+                    "rater_id": "second_reader", "rater_kind": "human", "criterion": crit, "score": (score + 1) % 3,
+                    "reason": "re-rated", "rubric_id": "larkfield_support", "rubric_version": ver, "is_blind": "",
+                    "rated_at": "2027-01-01T00:00:00", "store_row": 1})
+    out = run()
+    assert "changed since the last build: ratings_store.ratings;" in out, out
+    ran = _ran(dst)
+    assert {"model.evalhouse.int_ratings", "model.evalhouse.fct_reply_scores",
+            "model.evalhouse.fct_two_reader_agreement"} <= ran
+    assert not ran & {"model.evalhouse.int_first_filter", "model.evalhouse.int_responses",
+                      "model.evalhouse.int_text_checks", "model.evalhouse.int_decisions__attempts"}, ran
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        assert con.execute("select score, reason from int_latest_ratings where response_id = ? and criterion = ? "
+                           "and rater_id = 'second_reader' and rubric_version = ?", [rid, crit, ver]).fetchall() \
+            == [((score + 1) % 3, "re-rated")]
+    selective = dst / "selective" / "evalhouse.duckdb"  # the catalog name the views were made in
+    selective.parent.mkdir()
+    shutil.copy2(_db(dst), selective)
+    out = run("--full-refresh")
+    assert "every node runs (asked for)" in out
+    manifest = json.loads((dst / "target" / "manifest.json").read_text())
+    assert _ran(dst) == {k for k, v in manifest["nodes"].items() if v["resource_type"] == "model"}
+    differing = []
+    with duckdb.connect() as con:
+        con.execute(f"attach '{selective}' as sel (read_only)")
+        con.execute(f"attach '{_db(dst)}' as full_build (read_only)")
+        tables = [r[0] for r in con.execute(
+            "select table_name from duckdb_tables() where database_name = 'full_build' and schema_name = 'main' "
+            "and table_name not like '\\_%' escape '\\' and table_name not like '%__dbt_tmp%'").fetchall()]
+        assert len(tables) > 100
+        for t in tables:
+            n = con.execute(f"select (select count(*) from (select * from sel.main.{t} except all "
+                            f"select * from full_build.main.{t})) + (select count(*) from (select * from "
+                            f"full_build.main.{t} except all select * from sel.main.{t}))").fetchone()[0]
+            if n:
+                differing.append(t)
+    if differing:  # floats summed in another order: equal within 1e-12, as bench/compare_builds.py compares
+        res = subprocess.run([sys.executable, str(REPO / "bench" / "compare_builds.py"), str(selective),
+                              str(_db(dst)), "--also", *differing], capture_output=True, text=True)
+        assert res.returncode == 0, res.stdout[-4000:]
+    # the state saved by the --full-refresh build: the next build has nothing to do
+    assert "nothing changed" in run()
+
+
+def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):
+    dst, run = project
+    out = run("--select", "dim_rounds")
+    assert "dbt arguments given (--select dim_rounds)" in out and "Running with dbt" in out
+    assert build_state.load(_db(dst)) is None
+    assert build_state.plan(dst, _db(dst), []).selectors is None
