@@ -7,10 +7,13 @@ rubric under the id synth_support, first_filter on; items, gold, responses, resp
 Parquet, generated with a fixed seed), exactly as a team would bring its own runs. Then it times, as separate
 steps: `evalhouse suite land` (check + landing of every suite), and a full `dbt build` (seeds, models, data tests;
 unit tests excluded) twice: cold (empty warehouse) and warm (a rebuild with the text checks already computed, as
-after a ratings import), then (--import-share, default 0.01) a rebuild after a ratings import touching that share
-of the replies (a new ratings store file re-rating every criterion of those replies, later rated_at: the
-incremental rating chain recomputes only them) and a `--full-refresh` rebuild, with the ratio of the two for the
-whole build and for the rating chain's nodes (macros/rating_chain.sql).
+after a ratings import), then (--import-share, default 0.01) two ratings imports, each touching that share of
+the replies (a new ratings store file re-rating every criterion of those replies, later rated_at: the incremental
+rating chain recomputes only them): the first rebuilt by `evalhouse build --no-publish --all-nodes` (every node, unit
+tests included, as a plain `dbt build` would; it records the build's state), the second by `evalhouse build
+--no-publish` (only the changed sources and what is downstream of them: evalhouse.warehouse.build_state), and a
+`--full-refresh` rebuild, with the ratio of each import rebuild to it for the whole build and for the rating chain's
+nodes (macros/rating_chain.sql). With --select, one import rebuilt by `dbt build` with the selector.
 With --spark (needs make spark-setup and Java 17+) the same project, synthetic suite included, is then built on
 local Spark and every shared mart compared with the last DuckDB build (bench/compare_spark.py --build), timed.
 Reply texts are all distinct (ticket id + model + sentences drawn from pools), the worst
@@ -117,7 +120,8 @@ def chain_seconds(proj: Path) -> float:
 
 
 def write_import(proj: Path, n_replies: int, share: float, seed: int = 7) -> int:
-    """A ratings store file re-rating (later rated_at) every criterion of `share` of the replies; returns replies."""
+    """A ratings store file re-rating (later rated_at) every criterion of `share` of the replies; returns replies.
+    Another seed writes another file (and mostly other replies)."""
     rng = random.Random(seed)
     n_models = 20
     n_items = max(1, n_replies // n_models)
@@ -131,7 +135,7 @@ def write_import(proj: Path, n_replies: int, share: float, seed: int = 7) -> int
     out.mkdir(parents=True, exist_ok=True)
     frame = pd.DataFrame(rows)
     frame["store_row"] = range(1, len(frame) + 1)
-    frame.to_csv(out / "20300101T000000Z_rater_a_import.csv", index=False)
+    frame.to_csv(out / f"20300101T000000Z_rater_a_import_{seed}.csv", index=False)
     return len(picked)
 
 
@@ -217,25 +221,35 @@ def main() -> None:
     cmd = [str(bindir / "dbt"), "build", "--no-use-colors", "--exclude", "test_type:unit"]
     if args.select:
         cmd += ["--select", args.select]
-    steps = ["cold", "warm"] + (["import", "full-refresh"] if args.import_share > 0 else [])
+    build_cmd = [str(bindir / "evalhouse"), "build", "--no-publish"]
+    imports = (["import"] if args.select else ["import", "import-changed"]) if args.import_share > 0 else []
+    steps = ["cold", "warm", *imports] + (["full-refresh"] if imports else [])
     figures = {}
     for label in steps:
-        if label == "import":
-            n = write_import(proj, args.replies, args.import_share)
+        step_cmd = cmd + (["--full-refresh"] if label == "full-refresh" else [])
+        if label.startswith("import"):
+            seed = 7 if label == "import" else 8
+            n = write_import(proj, args.replies, args.import_share, seed=seed)
             print(f"ratings import: {n} replies x {len(CRITERIA)} criteria re-rated (new ratings store file)")
-        wall, mib, res = timed(cmd + (["--full-refresh"] if label == "full-refresh" else []), proj, env)
+            if not args.select:
+                step_cmd = build_cmd + (["--all-nodes"] if label == "import" else [])
+        wall, mib, res = timed(step_cmd, proj, env)
         tail = [ln for ln in res.stdout.splitlines() if "Done." in ln or "ERROR" in ln or "FAIL" in ln]
         figures[label] = (wall, chain_seconds(proj))
-        print(f"dbt build ({label}): {wall:.1f} s, peak {mib:.0f} MiB, rating chain {figures[label][1]:.1f} s, "
+        how = f"{Path(step_cmd[0]).name} build" + (" --all-nodes" if "--all-nodes" in step_cmd else "")
+        print(f"{how} ({label}): {wall:.1f} s, peak {mib:.0f} MiB, rating chain {figures[label][1]:.1f} s, "
               f"{load()}, exit {res.returncode}; {tail[-1].strip() if tail else ''}")
         if res.returncode != 0:
-            print(res.stdout[-4000:])
+            print(res.stdout[-4000:], res.stderr[-2000:])
             sys.exit(1)
+        plan = [ln for ln in res.stdout.splitlines() if "changed since" in ln or "every node runs" in ln]
+        if plan:
+            print(f"  {plan[0].strip()}")
         print(f"  slowest nodes (s): {slowest(proj)}")
         print(f"  first filter and other watched nodes (s): {node_seconds(proj, WATCHED)}")
-    if "import" in figures:
-        (w_imp, c_imp), (w_full, c_full) = figures["import"], figures["full-refresh"]
-        print(f"import rebuild / full rebuild: whole build {w_imp:.1f} / {w_full:.1f} s = {w_imp / w_full:.1%}; "
+    for label in imports:
+        (w_imp, c_imp), (w_full, c_full) = figures[label], figures["full-refresh"]
+        print(f"{label} rebuild / full rebuild: whole build {w_imp:.1f} / {w_full:.1f} s = {w_imp / w_full:.1%}; "
               f"rating chain {c_imp:.1f} / {c_full:.1f} s = {c_imp / c_full:.1%}")
     if args.spark:
         spark_step(proj, env)
