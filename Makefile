@@ -22,7 +22,8 @@ $(BIN)/.installed: requirements.txt pyproject.toml
 
 setup: $(BIN)/.installed
 
-# Checks and lands every suite (suites/), runs dbt build, publishes; a suite problem stops before dbt runs.
+# Checks and lands every suite (suites/), runs dbt build on what changed since the last build (every node after a
+# code change; nothing when nothing changed), publishes; a suite problem stops before dbt runs.
 # One build at a time: a second `make build` while one runs says "another build is running" and exits 1.
 dbt-build: setup
 	$(BIN)/evalhouse build

@@ -5,15 +5,15 @@ Usage: .venv/bin/python bench/bench_larkfield.py [--replies 100000] [--keep DIR]
 It copies the project to a temporary folder and writes a suite folder `suites/synth/` (suite.yml: Larkfield's
 rubric under the id synth_support, first_filter on; items, gold, responses, response_labels and ratings as
 Parquet, generated with a fixed seed), exactly as a team would bring its own runs. Then it times, as separate
-steps: `evalhouse suite land` (check + landing of every suite), and a full `dbt build` (seeds, models, data tests;
-unit tests excluded) twice: cold (empty warehouse) and warm (a rebuild with the text checks already computed, as
-after a ratings import), then (--import-share, default 0.01) two ratings imports, each touching that share of
-the replies (a new ratings store file re-rating every criterion of those replies, later rated_at: the incremental
-rating chain recomputes only them): the first rebuilt by `evalhouse build --no-publish --all-nodes` (every node, unit
-tests included, as a plain `dbt build` would; it records the build's state), the second by `evalhouse build
---no-publish` (only the changed sources and what is downstream of them: evalhouse.warehouse.build_state), and a
-`--full-refresh` rebuild, with the ratio of each import rebuild to it for the whole build and for the rating chain's
-nodes (macros/rating_chain.sql). With --select, one import rebuilt by `dbt build` with the selector.
+steps: `evalhouse suite land` (check + landing of every suite), and `evalhouse build --no-publish` (dbt build:
+seeds, models, data tests and unit tests) of every node twice: cold (empty warehouse) and warm (`--all-nodes`: a
+rebuild with the text checks already computed); then (--import-share, default 0.01) two ratings imports, each
+touching that share of the replies (a new ratings store file re-rating every criterion of those replies, later
+rated_at: the incremental rating chain recomputes only them): the first rebuilt with `--all-nodes` (every node, as
+a plain `dbt build` does), the second as `evalhouse build` does by default (only the changed sources and what is
+downstream of them: evalhouse.warehouse.build_state); last a `--full-refresh` rebuild, with the ratio of each import
+rebuild to it for the whole build and for the rating chain's nodes (macros/rating_chain.sql). With --select, plain
+`dbt build --select SELECTOR` (unit tests excluded) for every step and one import.
 With --spark (needs make spark-setup and Java 17+) the same project, synthetic suite included, is then built on
 local Spark and every shared mart compared with the last DuckDB build (bench/compare_spark.py --build), timed.
 Reply texts are all distinct (ticket id + model + sentences drawn from pools), the worst
@@ -226,23 +226,29 @@ def main() -> None:
     steps = ["cold", "warm", *imports] + (["full-refresh"] if imports else [])
     figures = {}
     for label in steps:
-        step_cmd = cmd + (["--full-refresh"] if label == "full-refresh" else [])
         if label.startswith("import"):
             seed = 7 if label == "import" else 8
             n = write_import(proj, args.replies, args.import_share, seed=seed)
             print(f"ratings import: {n} replies x {len(CRITERIA)} criteria re-rated (new ratings store file)")
-            if not args.select:
-                step_cmd = build_cmd + (["--all-nodes"] if label == "import" else [])
+        extra = {"warm": ["--all-nodes"], "import": ["--all-nodes"], "full-refresh": ["--full-refresh"]}.get(label, [])
+        if args.select:
+            extra = ["--full-refresh"] if label == "full-refresh" else []
+        step_cmd = (cmd if args.select else build_cmd) + extra
         wall, mib, res = timed(step_cmd, proj, env)
         tail = [ln for ln in res.stdout.splitlines() if "Done." in ln or "ERROR" in ln or "FAIL" in ln]
         figures[label] = (wall, chain_seconds(proj))
         how = f"{Path(step_cmd[0]).name} build" + (" --all-nodes" if "--all-nodes" in step_cmd else "")
+        if label == "import" and not args.select:
+            how += " (every node)"
+        elif label == "import-changed":
+            how += " (what changed)"
         print(f"{how} ({label}): {wall:.1f} s, peak {mib:.0f} MiB, rating chain {figures[label][1]:.1f} s, "
               f"{load()}, exit {res.returncode}; {tail[-1].strip() if tail else ''}")
         if res.returncode != 0:
             print(res.stdout[-4000:], res.stderr[-2000:])
             sys.exit(1)
-        plan = [ln for ln in res.stdout.splitlines() if "changed since" in ln or "every node runs" in ln]
+        plan = [ln for ln in res.stdout.splitlines()
+                if ln.startswith(("changed since the last build", "every node runs", "nothing changed"))]
         if plan:
             print(f"  {plan[0].strip()}")
         print(f"  slowest nodes (s): {slowest(proj)}")

@@ -1,0 +1,52 @@
+"""The grain test's query (macros/unique_combination.sql) as dbt compiles it for DuckDB, run on a small table whose
+expected failures are written out by hand: duplicated keys, NULLs that compare equal, a where clause."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+ROWS = [(1, "x"), (1, "x"), (1, "x"), (None, "y"), (None, "y"), (None, None), (None, None), (2, "x"), (1, "y"),
+        (2, None)]
+
+
+def _compiled(columns: list[str], where: str = "") -> str:
+    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
+    inline = f"{{{{ unique_combination_sql('keys', {columns!r}, {where!r}) }}}}"
+    res = subprocess.run([str(Path(sys.executable).with_name("dbt")), "--quiet", "compile", "--inline", inline],
+                         cwd=PROJECT, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return res.stdout
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = duckdb.connect()
+    con.execute("create table keys (a integer, b varchar)")
+    con.executemany("insert into keys values (?, ?)", ROWS)
+    return con
+
+
+def _failures(con, sql: str) -> list[tuple]:
+    return sorted(con.execute(sql).fetchall(), key=repr)
+
+
+def test_several_columns_hash_first_and_find_every_duplicate(con):
+    sql = _compiled(["a", "b"])
+    assert "hash(a, b)" in sql
+    assert _failures(con, sql) == sorted([(1, "x", 3), (None, "y", 2), (None, None, 2)], key=repr)
+
+
+def test_a_where_clause_restricts_the_rows_checked(con):
+    assert _failures(con, _compiled(["a", "b"], "where a = 1")) == [(1, "x", 3)]
+
+
+def test_one_column_is_grouped_as_it_is(con):
+    sql = _compiled(["a"])
+    assert "hash(" not in sql
+    assert _failures(con, sql) == sorted([(1, 4), (None, 4), (2, 2)], key=repr)
