@@ -2,7 +2,8 @@
 
 Unit tests on a small made-up project: how each source's path is resolved (``{var:..}``, ``{landing}``,
 ``{{ var(..) }}``, ``env_var`` in a var), which sources a file change marks, and the plan (every node, nothing, or
-the changed sources and what is downstream). Then, in a built copy of the project: a second build with nothing
+the changed sources and what is downstream). Then, in a built copy of the project: a build file whose rating chain
+has no record of its code drops the chain and runs every node (and records the code); a second build with nothing
 changed does not start dbt; a second reader's rating in the ratings store runs only what is downstream of the ratings store,
 and every table it leaves equals a ``--full-refresh`` build of every node; dbt arguments leave the next build to
 run every node.
@@ -21,6 +22,7 @@ import duckdb
 import pytest
 from conftest import copy_project
 
+from evalhouse.cli.suites import rating_chain_code_hash
 from evalhouse.warehouse import build_state
 
 BIN = Path(sys.executable).parent
@@ -106,6 +108,8 @@ def test_the_plan(tmp_path, monkeypatch):
     (root / "store" / "a" / "1.csv").write_text("re-rated")
     changed = build_state.plan(root, db, [])
     assert (changed.selectors, changed.changed, changed.save) == (["source:s.store+"], ["s.store"], True)
+    stale = build_state.plan(root, db, [], stale=True)
+    assert (stale.selectors, stale.save) == (None, True) and "made by other code" in stale.reason
     asked = build_state.plan(root, db, [], all_nodes=True)
     assert (asked.selectors, asked.save) == (None, True)
     refresh = build_state.plan(root, db, ["--full-refresh"])
@@ -133,7 +137,17 @@ def project(tmp_path_factory):
         assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-4000:]
         return res.stdout
 
-    run()  # the copy as a complete build leaves it (nothing to do when the repo's build saved its state)
+    # a build file whose rating chain tables have no record of the code that made them (as a first build into an
+    # empty folder left them before _record_chain_code): they are dropped, and so every node runs, whatever the
+    # recorded state says; after the build the chain's code is recorded
+    with duckdb.connect(str(_db(dst))) as con:
+        con.execute("drop table if exists _rating_chain_code")
+    out = run()
+    assert "the rating chain's code changed since its tables were made: rebuilt whole" in out, out
+    assert "every node runs: tables made by other code were dropped" in out, out
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        assert con.execute("select code_sha256 from _rating_chain_code").fetchall() == [(rating_chain_code_hash(),)]
+        assert con.execute("select count(*) from int_effective_scores").fetchone()[0] > 0
     return dst, run
 
 

@@ -157,17 +157,20 @@ def rating_chain_code_hash() -> str:
     return digest.hexdigest()
 
 
-def _drop_stale_caches(db) -> None:
+def _drop_stale_caches(db) -> bool:
     """Drop an incremental cache that another version of the code made, so dbt rebuilds it whole instead of failing
     on a schema change or keeping rows of other logic: int_text_checks and int_phrase_checks when their columns
-    differ, the rating chain's tables when its code changed. The caches hold nothing that is not recomputed from the
-    inputs."""
+    differ, the rating chain's tables when the chain's code recorded beside them (_rating_chain_code, written by
+    _record_chain_code after each passing build) is not the current code, or is missing. The caches hold nothing
+    that is not recomputed from the inputs. Returns whether anything was dropped: the build must then run every
+    node, whatever else changed."""
     import duckdb
 
     from evalhouse.text.first_filter import PHRASE_CHECK_COLUMNS, TEXT_CHECK_COLUMNS
 
     if not db.is_file():
-        return
+        return False
+    dropped = []
     with duckdb.connect(str(db)) as con:
         for table, columns in (("int_text_checks", TEXT_CHECK_COLUMNS), ("int_phrase_checks", PHRASE_CHECK_COLUMNS)):
             cols = [r[0] for r in con.execute(
@@ -175,19 +178,28 @@ def _drop_stale_caches(db) -> None:
                 "order by ordinal_position", [table]).fetchall()]
             if cols and cols != columns:
                 con.execute(f"drop table {table}")
+                dropped.append(table)
                 typer.echo(f"{table} was made by an older evalhouse (other columns): rebuilt whole")
-        code = rating_chain_code_hash()
         tables = dict(con.execute("select table_name, table_type from information_schema.tables "
                                   "where table_catalog = current_database()").fetchall())
         stored = (con.execute("select code_sha256 from _rating_chain_code").fetchone() or [None])[0] \
             if "_rating_chain_code" in tables else None
-        if stored != code:
-            dropped = [t for t in (*RATING_CHAIN_MODELS, "_rating_chain_state") if t in tables]
-            for table in dropped:  # fct_ratings and fct_criterion_scores are views of the chain's tables
+        if stored != rating_chain_code_hash():
+            chain = [t for t in (*RATING_CHAIN_MODELS, "_rating_chain_state") if t in tables]
+            for table in chain:  # fct_ratings and fct_criterion_scores are views of the chain's tables
                 con.execute(f'drop {"view" if tables[table] == "VIEW" else "table"} "{table}"')
-            con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [code])
-            if dropped:
+            if chain:
+                dropped += chain
                 typer.echo("the rating chain's code changed since its tables were made: rebuilt whole")
+    return bool(dropped)
+
+
+def _record_chain_code(db) -> None:
+    """After a passing build: the rating chain's tables (if any) were made by the current code."""
+    import duckdb
+
+    with duckdb.connect(str(db)) as con:
+        con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [rating_chain_code_hash()])
 
 
 def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
@@ -207,8 +219,8 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     else:
         _check_and_land(fingerprint)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
-    _drop_stale_caches(paths.build_db())
-    todo = build_state.plan(paths.project_dir(), paths.build_db(), dbt_args, all_nodes)
+    stale = _drop_stale_caches(paths.build_db())
+    todo = build_state.plan(paths.project_dir(), paths.build_db(), dbt_args, all_nodes, stale=stale)
     typer.echo(todo.reason)
     if todo.selectors == []:
         published = paths.published_db()
@@ -230,6 +242,7 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
                        "Memory Error' above means the cap is too small for it; raise it or unset the variable",
                        err=True)
         raise typer.Exit(res.returncode)
+    _record_chain_code(paths.build_db())
     if todo.save:
         build_state.save(paths.build_db(), todo.state)
     if publish:

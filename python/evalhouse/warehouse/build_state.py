@@ -183,9 +183,10 @@ class BuildPlan:
     reason: str
 
 
-def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False) -> BuildPlan:
+def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False, stale: bool = False) -> BuildPlan:
     """Decide what to run (module doc). ``dbt_args``: the extra arguments for ``dbt build``; ``all_nodes``: run
-    every node whatever changed."""
+    every node whatever changed; ``stale``: cached tables made by other code were just dropped from the build file
+    (evalhouse build), so every node runs."""
     state = current_state(project)
     if dbt_args and dbt_args != ["--full-refresh"]:
         return BuildPlan(None, [], state, False,
@@ -193,6 +194,8 @@ def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False) 
                          "every node")
     if all_nodes or dbt_args:
         return BuildPlan(None, [], state, True, "every node runs (asked for)")
+    if stale:
+        return BuildPlan(None, [], state, True, "every node runs: tables made by other code were dropped")
     saved = load(db)
     if saved is None:
         return BuildPlan(None, [], state, True,
