@@ -13,12 +13,14 @@ Given that state, the next build runs (``plan``):
 
 * every node, when there is no saved state (first build, or the last one failed or stopped half-way: the state is
   dropped before dbt starts and saved only after a build of every node, or of what changed, passed), when the code
-  changed, or when the caller asked for it (``--all-nodes``, or dbt arguments other than ``--full-refresh``);
+  changed, when `evalhouse build` just dropped cached tables made by other code (``stale``), or when the caller
+  asked for it (``--all-nodes``, or dbt arguments: ``--full-refresh`` saves the state, any other argument drops it);
 * nothing, when no source changed: the tables in the build file were computed from the same code and inputs;
 * else only the changed sources and everything downstream of them (``dbt build --select source:a.b+ ...``).
 
 Sound because every file a model reads goes through a declared source (``read_source``, macros/read_source.sql;
-the decision models' Python parses the bytes its blob sources read), and every other input is code. The
+the decision models' Python parses the bytes its blob sources read; base_decisions__case_files, which opens the
+case CSVs by path, names their three sources), and every other input is code. The
 incremental rating chain is not special here: its inputs are ancestors of ``int_rating_groups``, so a change that
 reaches any of them selects the whole chain.
 """
