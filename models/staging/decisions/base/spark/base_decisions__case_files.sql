@@ -17,6 +17,9 @@
     them; decisions_py_repr writes them as they are).
 -#}
 {{ config(materialized='table') }}
+{#- The case CSVs are opened by path (decisions_case_file_heads); their sources are named for the lineage, as the
+    Python model names them, so that a build of what changed reruns this listing when a case CSV changes. -#}
+{%- for kind in ['pos', 'budget', 'inventory'] -%}{%- set _ = source('decisions', kind) -%}{%- endfor %}
 {%- set root = var('decisions_dir', 'data/decisions').rstrip('/') -%}
 {%- set kinds = {
     'pos': ['date', 'store_id', 'channel', 'sku', 'quantity', 'unit_price', 'unit_cost', 'promo_flag'],
