@@ -68,3 +68,19 @@ def copy_replace(src: Path, dst: Path) -> Path:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return dst
+
+
+def files_under(folder: Path) -> list[Path]:
+    """Every file under ``folder``, sorted, following symbolic links to folders as DuckDB's globs and the suite
+    check do (``Path.rglob`` does not, so an edit behind a linked folder went unseen by the fingerprints); each real
+    folder is visited once, so a link cycle ends. ``__pycache__`` folders are left out; a missing folder gives []."""
+    out, seen = [], set()
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen:
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        out += [Path(dirpath) / f for f in filenames if (Path(dirpath) / f).is_file()]
+    return sorted(out)

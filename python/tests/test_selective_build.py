@@ -82,6 +82,16 @@ def test_a_file_change_marks_the_sources_that_can_read_it(tmp_path, monkeypatch)
     assert [k for k in after if after[k] != again[k]] == ["s.packs"]
     (root / "store" / "b" / "2.csv").unlink()
     assert build_state.source_fingerprints(root)["s.store"] == before["s.store"]  # content, not file times
+    # a folder linked into the glob's folder is followed, as DuckDB's glob follows it
+    outside = tmp_path.parent / (tmp_path.name + "_linked")
+    outside.mkdir()
+    (outside / "3.csv").write_text("3")
+    (root / "store" / "linked").symlink_to(outside, target_is_directory=True)
+    linked = build_state.source_fingerprints(root)["s.store"]
+    assert linked != before["s.store"]
+    (outside / "3.csv").write_text("3 edited")
+    assert build_state.source_fingerprints(root)["s.store"] != linked
+    (root / "store" / "linked").unlink()
     # a copy of the project has the same state: files are named relative to it
     copy = shutil.copytree(root, tmp_path.parent / (tmp_path.name + "_copy"))
     assert build_state.source_fingerprints(Path(copy)) == build_state.source_fingerprints(root)

@@ -78,8 +78,7 @@ def suites_fingerprint(root: Path | None = None) -> str:
     h = hashlib.sha256()
     package = Path(files.__file__).parent
     code = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".json") and "__pycache__" not in p.parts)
-    data = [p for d in [root, *_pack_dirs(root)] for p in sorted(d.rglob("*"))
-            if p.is_file() and "__pycache__" not in p.parts]
+    data = [p for d in [root, *_pack_dirs(root)] for p in files.files_under(d)]
     for f in code + data:
         h.update(str(f.relative_to(package) if f.is_relative_to(package) else os.path.relpath(f, root)).encode()
                  + b"\0")

@@ -34,6 +34,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalhouse.files import files_under
+
 __all__ = ["BuildPlan", "code_fingerprint", "source_paths", "source_fingerprints", "current_state", "load", "save",
            "clear", "plan"]
 
@@ -113,7 +115,7 @@ def _files_of(project: Path, path: str) -> list[Path]:
     for i, part in enumerate(parts):
         if _WILDCARD.search(part):
             folder = Path(*parts[:i])
-            return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+            return files_under(folder)
     return [full] if full.is_file() else []
 
 
