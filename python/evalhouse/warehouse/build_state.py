@@ -63,11 +63,10 @@ def code_fingerprint(project: Path) -> str:
     for name in CODE_DIRS:
         folder = project / name
         if folder.is_dir():
-            _hash_files(digest, project, (p for p in folder.rglob("*") if p.is_file()))
+            _hash_files(digest, project, files_under(folder))
     _hash_files(digest, project, (project / n for n in CODE_FILES if (project / n).is_file()))
     package = Path(evalhouse.__file__).resolve().parent
-    _hash_files(digest, package, (p for p in package.rglob("*")
-                                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"))
+    _hash_files(digest, package, (p for p in files_under(package) if p.suffix != ".pyc"))
     versions = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())
     digest.update(("\n".join([sys.version, *versions])).encode())
     return digest.hexdigest()
@@ -212,9 +211,7 @@ def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False, 
     if not changed:
         return BuildPlan([], [], state, False,
                          "nothing changed since the last build (code and every source): dbt not run")
-    selectors = [f"source:{name}+" for name in changed if name in new]
-    if len(selectors) < len(changed):  # a source that is gone: only a code change removes one
-        return BuildPlan(None, changed, state, True, "every node runs: the declared sources changed")
+    selectors = [f"source:{name}+" for name in changed]  # a source is added or removed only by a code change
     return BuildPlan(selectors, changed, state, True,
                      f"changed since the last build: {', '.join(changed)}; running them and what is downstream "
                      "(--all-nodes runs every node)")
