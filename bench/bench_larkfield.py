@@ -107,9 +107,9 @@ def timed(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float, subproces
     return float(wall), int(kib) / 1024, res
 
 
-CHAIN = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
-         "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
-         "int_reliability_units", "fct_criterion_scores", "fct_reply_scores")
+CHAIN = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_effective_scores",
+         "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores", "int_reliability_units",
+         "fct_criterion_scores", "fct_reply_scores")
 
 
 def chain_seconds(proj: Path) -> float:

@@ -1,5 +1,5 @@
 {#-
-  The incremental rating chain (int_ratings -> int_latest_ratings -> int_effective_scores -> int_reply_scores ->
+  The incremental rating chain (int_ratings -> int_effective_scores -> int_reply_scores ->
   int_rater_pair_scores / int_reliability_scores -> int_reliability_units, and fct_ratings, fct_criterion_scores,
   fct_reply_scores, fct_stale_ratings).
 
@@ -16,9 +16,9 @@
 -#}
 
 {% macro rating_chain_models() -%}
-  {{ return(['int_rating_groups', 'int_rating_changes', 'int_ratings', 'fct_ratings', 'int_latest_ratings',
-             'int_effective_scores', 'int_reply_scores', 'int_rater_pair_scores', 'int_reliability_scores',
-             'int_reliability_units', 'fct_criterion_scores', 'fct_reply_scores', 'fct_stale_ratings']) }}
+  {{ return(['int_rating_groups', 'int_rating_changes', 'int_ratings', 'fct_ratings', 'int_effective_scores',
+             'int_reply_scores', 'int_rater_pair_scores', 'int_reliability_scores', 'int_reliability_units',
+             'fct_criterion_scores', 'fct_reply_scores', 'fct_stale_ratings']) }}
 {%- endmacro %}
 
 {#- rating_chain_materialized(): 'incremental' on DuckDB, 'table' elsewhere. -#}

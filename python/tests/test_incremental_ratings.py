@@ -102,8 +102,8 @@ def _write_store_file(dst: Path, name: str, rows: list[dict]) -> Path:
 
 
 def _larkfield_ratings(dst: Path) -> list[tuple]:
-    return _query(dst, "select response_id, criterion, rubric_version, score from int_latest_ratings "
-                       "where suite = 'larkfield' and rater_id = 'course_team' order by all")
+    return _query(dst, "select response_id, criterion, rubric_version, score from int_effective_scores "
+                       "where rating_id is not null and not carried_forward and suite = 'larkfield' and rater_id = 'course_team' order by all")
 
 
 def test_one_list_of_chain_models():
@@ -128,7 +128,8 @@ def test_new_ratings_file(project):
     assert {rid for _, rid in changes} == {r["response_id"] for r in rows}
     assert {Path(f).name for f, _ in changes} == {path.name}
     _rebuild_and_compare(project)
-    assert _query(dst, "select count(*) from int_latest_ratings where rater_id = 'second_reader'") == [(6,)]
+    assert _query(dst, "select count(*) from int_effective_scores where rating_id is not null "
+                       "and not carried_forward and rater_id = 'second_reader'") == [(6,)]
 
 
 def test_rerating_and_edited_file(project):
@@ -201,7 +202,8 @@ def test_grain_tests_check_the_recomputed_rows(project):
     assert res.returncode == 1 and "Got 1 result" in res.stdout, res.stdout[-3000:]
     # a new rating of that response: the build recomputes it, the duplicate is gone, the test passes
     rater, kind, crit, ver, score = _query(dst, f"select rater_id, rater_kind, criterion, rubric_version, score "
-                                                f"from int_latest_ratings where response_id = '{rid}' "
+                                                f"from int_effective_scores where rating_id is not null "
+                                                f"and not carried_forward and response_id = '{rid}' "
                                                 f"order by all limit 1")[0]
     _write_store_file(dst, "20260303T000000Z_rerate.csv", [
         {"response_id": rid, "rater_id": rater, "rater_kind": kind, "criterion": crit, "rubric_version": ver,

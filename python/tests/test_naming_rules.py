@@ -21,7 +21,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 RUN_ALIASES = {"model", "model_run", "run_id", "model_id", "run"}
 # A bare `reason` is a person's (or judge's) comment on a rating, never the explanation of a NULL.
 RATER_COMMENT_RELATIONS = {"fct_ratings", "fct_criterion_scores", "fct_larkfield_ranking_practice", "int_ratings",
-                           "int_latest_ratings", "int_effective_scores", "int_comparisons"}
+                           "int_effective_scores", "int_comparisons"}
 # column -> its one type in every relation that has it
 TYPES = {
     "system_id": "VARCHAR",

@@ -180,8 +180,8 @@ def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(pr
     dst, run = project
     with duckdb.connect(str(_db(dst)), read_only=True) as con:
         rid, crit, ver, score = con.execute(
-            "select response_id, criterion, rubric_version, score from int_latest_ratings "
-            "where suite = 'larkfield' and rater_id = 'course_team' order by all limit 1").fetchone()
+            "select response_id, criterion, rubric_version, score from int_effective_scores "
+            "where rating_id is not null and not carried_forward and suite = 'larkfield' and rater_id = 'course_team' order by all limit 1").fetchone()
     header = ["suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score",
               "reason", "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row"]
     # a second reader (the course team's own ratings are checked by the lesson's data tests)
@@ -201,7 +201,8 @@ def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(pr
     assert not ran & {"model.evalhouse.int_first_filter", "model.evalhouse.int_responses",
                       "model.evalhouse.int_text_checks", "model.evalhouse.int_decisions__attempts"}, ran
     with duckdb.connect(str(_db(dst)), read_only=True) as con:
-        assert con.execute("select score, reason from int_latest_ratings where response_id = ? and criterion = ? "
+        assert con.execute("select score, reason from int_effective_scores where rating_id is not null "
+                           "and not carried_forward and response_id = ? and criterion = ? "
                            "and rater_id = 'second_reader' and rubric_version = ?", [rid, crit, ver]).fetchall() \
             == [((score + 1) % 3, "re-rated")]
     selective = dst / "selective" / "evalhouse.duckdb"  # the catalog name the views were made in

@@ -5,10 +5,12 @@
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
+-- every rater's latest usable rating per response x rubric version x criterion: the rows of int_effective_scores
+-- scored under their own version (not carried forward), i.e. the rating that counts under the version it was made in
 with latest as (
     select suite, response_id, rater_id, rater_kind, rubric_id, criterion, rubric_version, score, reason
-    from {{ ref('int_latest_ratings') }}
-    where score_problem is null
+    from {{ ref('int_effective_scores') }}
+    where score_status = 'scored' and not carried_forward
       and {{ affected_responses('response_id') }}
 ),
 

@@ -137,9 +137,12 @@ def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
 # The incremental rating chain (macros/rating_chain.sql) and its bookkeeping tables. When the code of any of them or
 # of a macro changed since the tables were made, they are dropped and rebuilt whole (a stored table may have other
 # columns, or rows computed by other logic); the sha256 of that code is kept in _rating_chain_code.
-RATING_CHAIN_MODELS = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_latest_ratings",
-                       "int_effective_scores", "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores",
-                       "int_reliability_units", "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings")
+RATING_CHAIN_MODELS = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_effective_scores",
+                       "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores", "int_reliability_units",
+                       "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings")
+# Chain tables an older evalhouse made and the current code no longer has (int_latest_ratings: now a CTE of
+# int_effective_scores): dropped with the chain, so a warehouse built before does not keep them.
+RETIRED_CHAIN_TABLES = ("int_latest_ratings",)
 
 
 def rating_chain_code_hash() -> str:
@@ -185,7 +188,7 @@ def _drop_stale_caches(db) -> bool:
         stored = (con.execute("select code_sha256 from _rating_chain_code").fetchone() or [None])[0] \
             if "_rating_chain_code" in tables else None
         if stored != rating_chain_code_hash():
-            chain = [t for t in (*RATING_CHAIN_MODELS, "_rating_chain_state") if t in tables]
+            chain = [t for t in (*RATING_CHAIN_MODELS, *RETIRED_CHAIN_TABLES, "_rating_chain_state") if t in tables]
             for table in chain:  # fct_ratings and fct_criterion_scores are views of the chain's tables
                 con.execute(f'drop {"view" if tables[table] == "VIEW" else "table"} "{table}"')
             if chain:
