@@ -4,10 +4,43 @@
   of another NULL. Fails with one row per duplicated key and its row count n_rows.
   On an incremental rating-chain model that this `dbt build` ran incrementally, only the rows it recomputed are
   checked (rating_chain_test_filter); every other run checks every row.
+  view_of (a ref), for a view that selects every row of one table with the key columns as they are (fct_ratings of
+  int_ratings, fct_criterion_scores of int_effective_scores): the table's own grain test on the same columns already
+  checks the key, so this test checks what the view adds: that it has exactly the table's rows (a join that repeats
+  rows or a filter fails, with both counts), and, when compiled, that the table has that grain test (a compilation
+  error otherwise). Two counts instead of grouping the 8M rows again at a million replies (2-3 s a test).
 -#}
-{% test unique_combination(model, columns) %}
+{% test unique_combination(model, columns, view_of=none) %}
+  {%- if view_of is none -%}
 {{ unique_combination_sql(model, columns, rating_chain_test_filter(model, columns)) }}
+  {%- else -%}
+{{ same_rows_as_grain_tested(model, columns, view_of) }}
+  {%- endif -%}
 {% endtest %}
+
+{% macro same_rows_as_grain_tested(model, columns, view_of) -%}
+  {%- if execute -%}
+    {%- set found = [] -%}
+    {%- for node in graph.nodes.values() -%}
+      {%- set meta = node.test_metadata if node.resource_type == 'test' and node.test_metadata else none -%}
+      {%- if meta and node.attached_node and node.attached_node.split('.')[-1] == view_of.identifier
+            and meta.kwargs.get('view_of') is none
+            and ((meta.name == 'unique_combination' and meta.kwargs.get('columns') == columns)
+                 or (meta.name == 'unique' and [meta.kwargs.get('column_name')] == columns)) -%}
+        {%- do found.append(node.name) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- if found | length == 0 -%}
+      {{ exceptions.raise_compiler_error("unique_combination on " ~ model.identifier ~ " with view_of "
+          ~ view_of.identifier ~ ": " ~ view_of.identifier ~ " has no grain test on " ~ columns | join(', ')
+          ~ " (unique_combination with these columns, or unique): add it there, or drop view_of") }}
+    {%- endif -%}
+  {%- endif -%}
+select view_rows.n_rows as n_rows, table_rows.n_rows as n_rows_of_table
+from (select count(*) as n_rows from {{ model }}) as view_rows
+cross join (select count(*) as n_rows from {{ view_of }}) as table_rows
+where view_rows.n_rows <> table_rows.n_rows
+{%- endmacro %}
 
 {% macro unique_combination_sql(model, columns, filter) -%}
   {{ return(adapter.dispatch('unique_combination_sql', 'evalhouse')(model, columns, filter)) }}

@@ -50,3 +50,32 @@ def test_one_column_is_grouped_as_it_is(con):
     sql = _compiled(["a"])
     assert "hash(" not in sql
     assert _failures(con, sql) == sorted([(1, 4), (None, 4), (2, 2)], key=repr)
+
+
+def _inline(expr: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
+    return subprocess.run([str(Path(sys.executable).with_name("dbt")), "--quiet", "compile", "--inline", expr],
+                          cwd=PROJECT, env=env, capture_output=True, text=True)
+
+
+def test_a_view_of_a_grain_tested_table_is_checked_by_its_row_count():
+    """unique_combination with view_of: the view's rows are counted against the table's (both counts on failure),
+    and only when the table has a grain test on the same columns."""
+    res = _inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['rating_id'], ref('int_ratings')) }}")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    con = duckdb.connect()
+    con.execute("attach ':memory:' as evalhouse")
+    con.execute("create table evalhouse.main.int_ratings as select * from range(5) t(rating_id)")
+    con.execute("create view evalhouse.main.fct_ratings as select * from evalhouse.main.int_ratings")
+    assert con.execute(res.stdout).fetchall() == []
+    # a view that repeats rows (a join) or drops some (a filter) fails with both counts
+    con.execute("create or replace view evalhouse.main.fct_ratings as select i.* from evalhouse.main.int_ratings i, "
+                "range(2)")
+    assert con.execute(res.stdout).fetchall() == [(10, 5)]
+    con.execute("create or replace view evalhouse.main.fct_ratings as select * from evalhouse.main.int_ratings "
+                "where rating_id > 0")
+    assert con.execute(res.stdout).fetchall() == [(4, 5)]
+    # int_responses has no grain test on rating_id: compilation stops and says so
+    bad = _inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['rating_id'], ref('int_responses')) }}")
+    assert bad.returncode != 0
+    assert "int_responses has no grain test on rating_id" in bad.stdout + bad.stderr

@@ -240,3 +240,32 @@ def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):
     assert "dbt arguments given (--select dim_rounds)" in out and "Running with dbt" in out
     assert build_state.load(_db(dst)) is None
     assert build_state.plan(dst, _db(dst), []).selectors is None
+
+
+def test_a_stopped_build_stops_dbt_too(project):
+    """SIGTERM to `evalhouse build` while dbt runs: dbt is stopped with it (it used to keep running, holding the
+    build file's lock), the exit status is 143, nothing is recorded, and the next build runs every node."""
+    import signal
+    import time
+
+    dst, _ = project
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    for name in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(name, None)
+    env["PYTHONUNBUFFERED"] = "1"  # dbt's lines as they come, not at the end
+    proc = subprocess.Popen([str(BIN / "evalhouse"), "build", "--no-publish", "--all-nodes"], cwd=dst, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seen = []
+    for line in proc.stdout:  # until dbt has started running nodes
+        seen.append(line)
+        if " START " in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    out = "".join(seen) + proc.stdout.read()
+    assert proc.wait(timeout=120) == 143, out[-3000:]
+    assert "the build was stopped (signal 15); nothing published" in out, out[-3000:]
+    time.sleep(0.5)
+    with duckdb.connect(str(_db(dst))) as con:  # no dbt left holding the lock: it opens for writing
+        con.execute("select 1").fetchall()
+    assert build_state.load(_db(dst)) is None
+    assert build_state.plan(dst, _db(dst), []).selectors is None

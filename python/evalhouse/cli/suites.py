@@ -205,9 +205,33 @@ def _record_chain_code(db) -> None:
         con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [rating_chain_code_hash()])
 
 
+def _run_forwarding_stop(cmd: list[str], **kwargs) -> int:
+    """Run cmd and wait for it; a SIGTERM or SIGINT to this process is passed on to cmd, which is waited for, so a
+    stopped `evalhouse build` does not leave dbt running with the build file locked. Returns cmd's exit status, or
+    128 + N when signal N stopped this process (130 for Ctrl-C, 143 for SIGTERM)."""
+    import signal
+    import subprocess
+
+    stopped_by: list[int] = []
+    proc = subprocess.Popen(cmd, **kwargs)
+
+    def forward(signum, _frame):
+        stopped_by.append(signum)
+        proc.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        returncode = proc.wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if stopped_by:
+        return 128 + stopped_by[0]
+    return 128 - returncode if returncode < 0 else returncode
+
+
 def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     import os
-    import subprocess
     import sys
     from pathlib import Path
 
@@ -235,16 +259,20 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
                EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
     dbt = Path(sys.executable).with_name("dbt")
     select = ["--select", *todo.selectors] if todo.selectors else []
-    res = subprocess.run([str(dbt), "build", "--no-use-colors", *select, *dbt_args], cwd=paths.project_dir(),
-                         env=env)
-    if res.returncode != 0:
+    returncode = _run_forwarding_stop([str(dbt), "build", "--no-use-colors", *select, *dbt_args],
+                                      cwd=paths.project_dir(), env=env)
+    if returncode > 128:
+        typer.echo(f"error: the build was stopped (signal {returncode - 128}); nothing published (the published "
+                   "warehouse is unchanged; the next build runs every node)", err=True)
+        raise typer.Exit(returncode)
+    if returncode != 0:
         typer.echo("error: dbt build failed; nothing published (the published warehouse is unchanged)", err=True)
         limit = os.environ.get("EVALHOUSE_MEMORY_LIMIT", "").strip()
         if limit:
             typer.echo(f"note: EVALHOUSE_MEMORY_LIMIT={limit!r} capped DuckDB's memory for this build: an 'Out of "
                        "Memory Error' above means the cap is too small for it; raise it or unset the variable",
                        err=True)
-        raise typer.Exit(res.returncode)
+        raise typer.Exit(returncode)
     _record_chain_code(paths.build_db())
     if todo.save:
         build_state.save(paths.build_db(), todo.state)
