@@ -202,8 +202,8 @@ def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False, 
     saved = load(db)
     if saved is None:
         return BuildPlan(None, [], state, True,
-                         "every node runs: no complete build recorded in the build file (first build, or the last "
-                         "one failed or stopped)")
+                         "every node runs: no complete build recorded in the build file (first build, the last one "
+                         "failed or was stopped, or it ran with dbt arguments such as --select)")
     if saved.get("code") != state["code"]:
         return BuildPlan(None, [], state, True, "every node runs: the code changed since the last build")
     old, new = saved.get("sources") or {}, state["sources"]
