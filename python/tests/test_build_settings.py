@@ -52,6 +52,23 @@ def test_build_stops_on_a_bad_setting_before_dbt(monkeypatch, tmp_path, variable
     assert not (tmp_path / "build").exists()  # no lock taken, nothing landed
 
 
+@pytest.mark.parametrize("variable", ["EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB"])
+def test_build_stops_on_a_warehouse_file_not_named_evalhouse_duckdb(monkeypatch, tmp_path, variable):
+    """The views name their database "evalhouse": a file of another name would publish views that do not open."""
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
+    monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(tmp_path / "pub" / "evalhouse.duckdb"))
+    monkeypatch.setenv(variable, str(tmp_path / "other" / "lark.duckdb"))
+    res = CliRunner().invoke(app, ["build"])
+    assert res.exit_code == 2
+    assert f"{variable}={str(tmp_path / 'other' / 'lark.duckdb')!r}: the file must be named evalhouse.duckdb" \
+        in res.output.replace("\n", "")
+    assert not (tmp_path / "build").exists() and not (tmp_path / "other").exists()
+
+
 def test_the_hook_sets_the_limit_for_every_model_of_the_run(tmp_path):
     """A model of the run reads the limit the hook set (two threads: each has its own connection); without the
     variable, DuckDB's default is left alone."""

@@ -242,9 +242,12 @@ def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):
     assert build_state.plan(dst, _db(dst), []).selectors is None
 
 
-def test_a_stopped_build_stops_dbt_too(project):
-    """SIGTERM to `evalhouse build` while dbt runs: dbt is stopped with it (it used to keep running, holding the
-    build file's lock), the exit status is 143, nothing is recorded, and the next build runs every node."""
+@pytest.mark.parametrize(("signum", "code"), [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_stopped_build_stops_dbt_too(project, signum, code):
+    """SIGTERM (kill) or SIGINT (Ctrl-C) to `evalhouse build` while dbt runs: dbt is stopped with it (it used to keep
+    running, holding the build file's lock), the exit status is 128 + the signal, nothing is recorded, and the next
+    build runs every node. The build is started with SIGINT ignored, as a shell script starts a background job:
+    dbt inherits that, so it is stopped with SIGTERM whatever evalhouse received."""
     import signal
     import time
 
@@ -254,18 +257,41 @@ def test_a_stopped_build_stops_dbt_too(project):
         env.pop(name, None)
     env["PYTHONUNBUFFERED"] = "1"  # dbt's lines as they come, not at the end
     proc = subprocess.Popen([str(BIN / "evalhouse"), "build", "--no-publish", "--all-nodes"], cwd=dst, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     seen = []
     for line in proc.stdout:  # until dbt has started running nodes
         seen.append(line)
         if " START " in line:
             break
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(getattr(signal, signum))
     out = "".join(seen) + proc.stdout.read()
-    assert proc.wait(timeout=120) == 143, out[-3000:]
-    assert "the build was stopped (signal 15); nothing published" in out, out[-3000:]
+    assert proc.wait(timeout=120) == code, out[-3000:]
+    assert f"the build was stopped (signal {code - 128}); nothing published" in out, out[-3000:]
+    assert "Completed successfully" not in out, out[-3000:]
     time.sleep(0.5)
     with duckdb.connect(str(_db(dst))) as con:  # no dbt left holding the lock: it opens for writing
         con.execute("select 1").fetchall()
     assert build_state.load(_db(dst)) is None
     assert build_state.plan(dst, _db(dst), []).selectors is None
+
+
+def test_dbt_arguments_are_refused_when_cached_tables_are_stale(project):
+    """After a change of the rating chain's code (any macro counts), its tables must be rebuilt whole: a build
+    with --select would drop them and rebuild only what it selects, publishing a warehouse without the rating
+    marts. It stops instead, exit 2, before dropping anything; a plain build then rebuilds them."""
+    dst, run = project
+    with (dst / "macros" / "portable.sql").open("a") as f:
+        f.write("\n{#- a comment: the chain's code hash changes -#}\n")
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    for name in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(name, None)
+    res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish", "--select", "dim_items"], cwd=dst,
+                         env=env, capture_output=True, text=True)
+    assert res.returncode == 2, res.stdout[-3000:] + res.stderr[-3000:]
+    assert "the rating chain's code changed since its tables were made, so every node must run once" in res.stderr
+    assert "Running with dbt" not in res.stdout
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        assert con.execute("select count(*) from fct_ratings").fetchone()[0] > 0  # nothing dropped
+    out = run()
+    assert "the rating chain's code changed since its tables were made: rebuilt whole" in out, out

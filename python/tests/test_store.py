@@ -84,6 +84,25 @@ def test_errors_name_file_row_and_column_and_nothing_is_written(env):
     assert snapshot(env["store_dir"]) == before
 
 
+def test_a_column_nothing_reads_is_refused_and_nothing_is_written(env):
+    """A typo ('reasons') would drop every reason without a word, and rated_at would be replaced by the import
+    time: both columns are refused, naming the file, the header row and the column; nothing is written."""
+    before = snapshot(env["store_dir"]) if env["store_dir"].exists() else {}
+    f = write(env["tmp"] / "typo.csv", "packet_id,letter,rater_id,criterion,score,reasons,rated_at\n"
+                                       "t1-S07,A,camille,correctness,2,clear answer,2026-11-01T09:00:00\n")
+    problems = rejected(f, env)
+    assert problems[0] == f"{f}:1:reasons: unknown column; the columns read are " + ", ".join(store.INPUT_COLUMNS)
+    assert problems[1] == f"{f}:1:rated_at: not read: the store records the import time as rated_at; remove the column"
+    assert len(problems) == 2
+    assert (snapshot(env["store_dir"]) if env["store_dir"].exists() else {}) == before
+    # JSON Lines: a key on any line counts
+    g = write(env["tmp"] / "typo.jsonl",
+              '{"packet_id": "t1-S07", "letter": "A", "rater_id": "camille", "criterion": "correctness", "score": 2}\n'
+              '{"packet_id": "t1-S07", "letter": "B", "rater_id": "camille", "criterion": "correctness", "score": 2, '
+              '"coment": "x"}\n')
+    assert rejected(g, env) == [f"{g}:1:coment: unknown column; the columns read are " + ", ".join(store.INPUT_COLUMNS)]
+
+
 def test_unknown_ticket_and_model_by_name(env):
     f = write(
         env["tmp"] / "named.csv",

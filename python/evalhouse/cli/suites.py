@@ -109,6 +109,11 @@ def register_build(app: typer.Typer) -> None:
         try:
             text_workers()  # a bad EVALHOUSE_TEXT_WORKERS stops here, not halfway through dbt
             memory_limit()  # and a bad EVALHOUSE_MEMORY_LIMIT before dbt's on-run-start hook
+            for variable, path in (("EVALHOUSE_DB", paths.build_db()), ("EVALHOUSE_PUBLISHED_DB",
+                                                                         paths.published_db())):
+                if path.name != "evalhouse.duckdb":  # views name their catalog: "evalhouse"."main"."int_ratings"
+                    raise ValueError(f"{variable}={str(path)!r}: the file must be named evalhouse.duckdb (the "
+                                     "warehouse's views name their database 'evalhouse'); choose another folder")
         except ValueError as exc:
             typer.echo(f"error: {exc}; nothing built or published", err=True)
             raise typer.Exit(2) from None
@@ -160,41 +165,51 @@ def rating_chain_code_hash() -> str:
     return digest.hexdigest()
 
 
-def _drop_stale_caches(db) -> bool:
-    """Drop an incremental cache that another version of the code made, so dbt rebuilds it whole instead of failing
-    on a schema change or keeping rows of other logic: int_text_checks and int_phrase_checks when their columns
-    differ, the rating chain's tables when the chain's code recorded beside them (_rating_chain_code, written by
-    _record_chain_code after each passing build) is not the current code, or is missing. The caches hold nothing
-    that is not recomputed from the inputs. Returns whether anything was dropped: the build must then run every
-    node, whatever else changed."""
+def _stale_caches(db) -> list[tuple[str, str, str]]:
+    """The incremental caches that another version of the code made, as (relation, "table" | "view", why): rebuilding
+    them incrementally would fail on a schema change or keep rows of other logic. int_text_checks and
+    int_phrase_checks when their columns differ; the rating chain's tables when the chain's code recorded beside
+    them (_rating_chain_code, written by _record_chain_code after each passing build) is not the current code, or is
+    missing. The caches hold nothing that is not recomputed from the inputs."""
     import duckdb
 
     from evalhouse.text.first_filter import PHRASE_CHECK_COLUMNS, TEXT_CHECK_COLUMNS
 
     if not db.is_file():
-        return False
-    dropped = []
-    with duckdb.connect(str(db)) as con:
+        return []
+    stale = []
+    with duckdb.connect(str(db), read_only=True) as con:
         for table, columns in (("int_text_checks", TEXT_CHECK_COLUMNS), ("int_phrase_checks", PHRASE_CHECK_COLUMNS)):
             cols = [r[0] for r in con.execute(
                 "select column_name from information_schema.columns where table_name = ? "
                 "order by ordinal_position", [table]).fetchall()]
             if cols and cols != columns:
-                con.execute(f"drop table {table}")
-                dropped.append(table)
-                typer.echo(f"{table} was made by an older evalhouse (other columns): rebuilt whole")
+                stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
         tables = dict(con.execute("select table_name, table_type from information_schema.tables "
                                   "where table_catalog = current_database()").fetchall())
         stored = (con.execute("select code_sha256 from _rating_chain_code").fetchone() or [None])[0] \
             if "_rating_chain_code" in tables else None
         if stored != rating_chain_code_hash():
-            chain = [t for t in (*RATING_CHAIN_MODELS, *RETIRED_CHAIN_TABLES, "_rating_chain_state") if t in tables]
-            for table in chain:  # fct_ratings and fct_criterion_scores are views of the chain's tables
-                con.execute(f'drop {"view" if tables[table] == "VIEW" else "table"} "{table}"')
-            if chain:
-                dropped += chain
-                typer.echo("the rating chain's code changed since its tables were made: rebuilt whole")
-    return bool(dropped)
+            for table in (*RATING_CHAIN_MODELS, *RETIRED_CHAIN_TABLES, "_rating_chain_state"):
+                if table in tables:  # fct_ratings and fct_criterion_scores are views of the chain's tables
+                    stale.append((table, "view" if tables[table] == "VIEW" else "table",
+                                  "the rating chain's code changed since its tables were made"))
+    return stale
+
+
+def _drop_stale_caches(db, stale: list[tuple[str, str, str]]) -> bool:
+    """Drop the caches _stale_caches found, so dbt rebuilds them whole; says why. Returns whether anything was
+    dropped: the build must then run every node, whatever else changed."""
+    import duckdb
+
+    if not stale:
+        return False
+    with duckdb.connect(str(db)) as con:
+        for relation, kind, _ in stale:
+            con.execute(f'drop {kind} if exists "{relation}"')
+    for why in dict.fromkeys(why for _, _, why in stale):
+        typer.echo(f"{why}: rebuilt whole")
+    return True
 
 
 def _record_chain_code(db) -> None:
@@ -205,19 +220,34 @@ def _record_chain_code(db) -> None:
         con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [rating_chain_code_hash()])
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec (Linux): SIGTERM when the process that started it ends, however it ends (a SIGKILL
+    of `evalhouse build` cannot be passed on). Elsewhere nothing."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _run_forwarding_stop(cmd: list[str], **kwargs) -> int:
-    """Run cmd and wait for it; a SIGTERM or SIGINT to this process is passed on to cmd, which is waited for, so a
-    stopped `evalhouse build` does not leave dbt running with the build file locked. Returns cmd's exit status, or
-    128 + N when signal N stopped this process (130 for Ctrl-C, 143 for SIGTERM)."""
+    """Run cmd and wait for it, so a stopped `evalhouse build` does not leave dbt running with the build file
+    locked: a SIGTERM or SIGINT to this process stops cmd with SIGTERM (a SIGINT could be ignored: a shell script
+    starts background jobs with SIGINT ignored, and cmd inherits that), and cmd gets SIGTERM when this process dies
+    on Linux (_die_with_parent). Returns cmd's exit status, or 128 + N when signal N stopped this process (130 for
+    Ctrl-C, 143 for SIGTERM)."""
     import signal
     import subprocess
+    import sys
 
     stopped_by: list[int] = []
-    proc = subprocess.Popen(cmd, **kwargs)
+    proc = subprocess.Popen(cmd, preexec_fn=_die_with_parent if sys.platform == "linux" else None, **kwargs)
 
     def forward(signum, _frame):
         stopped_by.append(signum)
-        proc.send_signal(signum)
+        proc.send_signal(signal.SIGTERM)
 
     previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
@@ -246,7 +276,14 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     else:
         _check_and_land(fingerprint)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
-    stale = _drop_stale_caches(paths.build_db())
+    stale_caches = _stale_caches(paths.build_db())
+    if stale_caches and dbt_args and dbt_args != ["--full-refresh"]:
+        # dropping them and running only what was asked for would leave the marts built on them missing
+        why = "; ".join(dict.fromkeys(why for _, _, why in stale_caches))
+        typer.echo(f"error: {why}, so every node must run once: run `evalhouse build` (or with --full-refresh) "
+                   f"first, then again with {' '.join(dbt_args)}; nothing built or published", err=True)
+        raise typer.Exit(2)
+    stale = _drop_stale_caches(paths.build_db(), stale_caches)
     todo = build_state.plan(paths.project_dir(), paths.build_db(), dbt_args, all_nodes, stale=stale)
     typer.echo(todo.reason)
     if todo.selectors == []:

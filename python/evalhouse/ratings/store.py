@@ -13,7 +13,9 @@ accepted), one row per criterion score, in one of three shapes:
 - direct: ``response_id, criterion, score`` (+ ``rater_id``, ``rater_kind``, ``reason``, ``rubric_id``,
   ``rubric_version``);
 - by name: ``suite, item_id, system_id, criterion, score`` (+ the same optional columns; repetition 1 unless given).
-Every problem is reported as ``file:row:column: message`` (row = line number in the file, the header is row 1)
+A column outside ``INPUT_COLUMNS`` is refused (a typo would lose its values), ``rated_at`` too (the store records
+the import time). Every problem is reported as ``file:row:column: message`` (row = line number in the file, the
+header is row 1)
 and nothing is written unless every row is valid; past 50 problems the message counts the rest per kind.
 
 Rater ids: letters, digits, ``. _ - @`` and spaces (``../../x`` is rejected). A rater's or judge's own verdict
@@ -52,6 +54,10 @@ STORE_COLUMNS = [
     "reported_decision", "reported_total",
 ]
 REPORTED_DECISION_COLUMNS = ("ready", "pass")  # a rater's own verdict, kept as reported_decision
+# every column an import file may have (the three shapes, the optional columns, the rater's own verdict)
+INPUT_COLUMNS = ("export_id", "packet_id", "letter", "response_id", "suite", "item_id", "system_id", "repetition",
+                 "criterion", "score", "reason", "rater_id", "rater_kind", "rubric_id", "rubric_version", "is_blind",
+                 *REPORTED_DECISION_COLUMNS, "total")
 _DECISION_WORDS = {"true": "true", "yes": "true", "1": "true", "pass": "true", "ready": "true",
                    "false": "false", "no": "false", "0": "false", "fail": "false", "not ready": "false"}
 _RATER_ID = re.compile(r"[\w.@ -]+")
@@ -295,6 +301,11 @@ def _check_header(name: str, rows: list[tuple[int, dict]], rater: str | None) ->
             f"{name}:1:-: the header needs packet_id+letter (blind), response_id, or suite+item_id+system_id"
         ])
     problems = [f"{name}:1:{col}: required column missing" for col in ("criterion", "score") if col not in cols]
+    # a column nothing reads would be dropped without a word (a typo such as 'reasons' loses every reason)
+    problems += [f"{name}:1:{col}: " + ("not read: the store records the import time as rated_at; remove the column"
+                                        if col == "rated_at" else
+                                        f"unknown column; the columns read are {', '.join(INPUT_COLUMNS)}")
+                 for col in dict.fromkeys(c for _, row in rows for c in row) if col not in INPUT_COLUMNS]
     if rater is None and "rater_id" not in cols:
         problems.append(f"{name}:1:rater_id: required column missing (or pass --rater)")
     elif rater is None and not any((r.get("rater_id") or "").strip() for _, r in rows):
