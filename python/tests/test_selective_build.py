@@ -130,6 +130,11 @@ def test_the_plan(tmp_path, monkeypatch):
     assert build_state.plan(root, db, []).selectors is None
     build_state.clear(db)
     assert build_state.load(db) is None and build_state.plan(root, db, []).selectors is None
+    assert build_state.plan(root, db, []).reason == \
+        "every node runs: the last build did not finish (it failed or was stopped)"
+    build_state.clear(db, "the last build ran with dbt arguments (--select m), so not every node is current")
+    assert build_state.plan(root, db, []).reason == \
+        "every node runs: the last build ran with dbt arguments (--select m), so not every node is current"
 
 
 # ---- a built copy of the project ----
@@ -240,6 +245,8 @@ def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):
     assert "dbt arguments given (--select dim_rounds)" in out and "Running with dbt" in out
     assert build_state.load(_db(dst)) is None
     assert build_state.plan(dst, _db(dst), []).selectors is None
+    assert "every node runs: the last build ran with dbt arguments (--select dim_rounds)" in run(), \
+        "the next build says why every node runs"
 
 
 @pytest.mark.parametrize(("signum", "code"), [("SIGTERM", 143), ("SIGINT", 130)])
@@ -273,7 +280,8 @@ def test_a_stopped_build_stops_dbt_too(project, signum, code):
     with duckdb.connect(str(_db(dst))) as con:  # no dbt left holding the lock: it opens for writing
         con.execute("select 1").fetchall()
     assert build_state.load(_db(dst)) is None
-    assert build_state.plan(dst, _db(dst), []).selectors is None
+    assert build_state.plan(dst, _db(dst), []).reason == \
+        "every node runs: the last build did not finish (it failed or was stopped)"
 
 
 def test_dbt_arguments_are_refused_when_cached_tables_are_stale(project):

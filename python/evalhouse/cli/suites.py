@@ -313,5 +313,8 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     _record_chain_code(paths.build_db())
     if todo.save:
         build_state.save(paths.build_db(), todo.state)
+    else:
+        build_state.clear(paths.build_db(), f"the last build ran with dbt arguments ({' '.join(dbt_args)}), "
+                                            "so not every node is current")
     if publish:
         typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")

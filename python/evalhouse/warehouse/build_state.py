@@ -12,7 +12,8 @@
 Given that state, the next build runs (``plan``):
 
 * every node, when there is no saved state (first build, or the last one failed or stopped half-way: the state is
-  dropped before dbt starts and saved only after a build of every node, or of what changed, passed), when the code
+  replaced by the reason there is none (``clear``) before dbt starts and after a build with dbt arguments, and saved
+  only after a build of every node, or of what changed, passed; the plan's message gives that reason), when the code
   changed, when `evalhouse build` just dropped cached tables made by other code (``stale``), or when the caller
   asked for it (``--all-nodes``, or dbt arguments: ``--full-refresh`` saves the state, any other argument drops it);
 * nothing, when no source changed: the tables in the build file were computed from the same code and inputs;
@@ -152,8 +153,24 @@ def load(db: Path) -> dict | None:
     try:
         with duckdb.connect(str(db), read_only=True) as con:
             row = con.execute(f"select state from {STATE_TABLE}").fetchone()
-        return json.loads(row[0]) if row else None
+        state = json.loads(row[0]) if row else None
     except (duckdb.Error, json.JSONDecodeError):
+        return None
+    return None if state is None or "incomplete" in state else state
+
+
+def incomplete_reason(db: Path) -> str | None:
+    """Why the build file holds no complete build, as ``clear`` recorded it; None when it did not (no build file,
+    a complete build, or a file from before reasons were kept)."""
+    import duckdb
+
+    if not db.is_file():
+        return None
+    try:
+        with duckdb.connect(str(db), read_only=True) as con:
+            row = con.execute(f"select state from {STATE_TABLE}").fetchone()
+        return json.loads(row[0]).get("incomplete") if row else None
+    except (duckdb.Error, json.JSONDecodeError, AttributeError):
         return None
 
 
@@ -165,13 +182,11 @@ def save(db: Path, state: dict) -> None:
         con.execute(f"create or replace table {STATE_TABLE} as select ? as state", [json.dumps(state, sort_keys=True)])
 
 
-def clear(db: Path) -> None:
-    """Drop the saved state, so that a build that does not finish leaves the next one to run every node."""
-    import duckdb
-
+def clear(db: Path, why: str = "the last build did not finish (it failed or was stopped)") -> None:
+    """Replace the saved state by the reason there is none (``why``, shown by the next plan), so that a build that
+    does not finish, or runs only part of the project, leaves the next one to run every node."""
     if db.is_file():
-        with duckdb.connect(str(db)) as con:
-            con.execute(f"drop table if exists {STATE_TABLE}")
+        save(db, {"incomplete": why})
 
 
 @dataclass(frozen=True)
@@ -201,9 +216,8 @@ def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False, 
         return BuildPlan(None, [], state, True, "every node runs: tables made by other code were dropped")
     saved = load(db)
     if saved is None:
-        return BuildPlan(None, [], state, True,
-                         "every node runs: no complete build recorded in the build file (first build, the last one "
-                         "failed or was stopped, or it ran with dbt arguments such as --select)")
+        why = incomplete_reason(db) or "no complete build recorded in the build file (a first build)"
+        return BuildPlan(None, [], state, True, f"every node runs: {why}")
     if saved.get("code") != state["code"]:
         return BuildPlan(None, [], state, True, "every node runs: the code changed since the last build")
     old, new = saved.get("sources") or {}, state["sources"]
