@@ -93,6 +93,14 @@ PORTABLE_NODES = {
 }
 
 
+def compile_inline(jinja: str) -> subprocess.CompletedProcess:
+    """`dbt compile --inline` of a Jinja expression in this project (a macro's SQL as dbt renders it for DuckDB);
+    the compiled SQL is the result's stdout."""
+    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
+    return subprocess.run([str(Path(sys.executable).with_name("dbt")), "--quiet", "compile", "--inline", jinja],
+                          cwd=PROJECT, env=env, capture_output=True, text=True)
+
+
 @pytest.fixture(scope="session")
 def portable_sql(tmp_path_factory) -> dict[str, str]:
     """{node name: its SQL compiled for DuckDB}: one `dbt compile` of PORTABLE_NODES (a throw-away DuckDB file, so a

@@ -2,24 +2,16 @@
 expected failures are written out by hand: duplicated keys, NULLs that compare equal, a where clause."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import duckdb
 import pytest
+from conftest import compile_inline
 
-PROJECT = Path(__file__).resolve().parents[2]
 ROWS = [(1, "x"), (1, "x"), (1, "x"), (None, "y"), (None, "y"), (None, None), (None, None), (2, "x"), (1, "y"),
         (2, None)]
 
 
 def _compiled(columns: list[str], where: str = "") -> str:
-    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
-    inline = f"{{{{ unique_combination_sql('keys', {columns!r}, {where!r}) }}}}"
-    res = subprocess.run([str(Path(sys.executable).with_name("dbt")), "--quiet", "compile", "--inline", inline],
-                         cwd=PROJECT, env=env, capture_output=True, text=True)
+    res = compile_inline(f"{{{{ unique_combination_sql('keys', {columns!r}, {where!r}) }}}}")
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return res.stdout
 
@@ -52,16 +44,10 @@ def test_one_column_is_grouped_as_it_is(con):
     assert _failures(con, sql) == sorted([(1, 4), (None, 4), (2, 2)], key=repr)
 
 
-def _inline(expr: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
-    return subprocess.run([str(Path(sys.executable).with_name("dbt")), "--quiet", "compile", "--inline", expr],
-                          cwd=PROJECT, env=env, capture_output=True, text=True)
-
-
 def test_a_view_of_a_grain_tested_table_is_checked_by_its_row_count():
     """unique_combination with view_of: the view's rows are counted against the table's (both counts on failure),
     and only when the table has a grain test on the same columns."""
-    res = _inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['rating_id'], ref('int_ratings')) }}")
+    res = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['rating_id'], ref('int_ratings')) }}")
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     con = duckdb.connect()
     con.execute("attach ':memory:' as evalhouse")
@@ -76,6 +62,6 @@ def test_a_view_of_a_grain_tested_table_is_checked_by_its_row_count():
                 "where rating_id > 0")
     assert con.execute(res.stdout).fetchall() == [(4, 5)]
     # int_responses has no grain test on rating_id: compilation stops and says so
-    bad = _inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['rating_id'], ref('int_responses')) }}")
+    bad = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['rating_id'], ref('int_responses')) }}")
     assert bad.returncode != 0
     assert "int_responses has no grain test on rating_id" in bad.stdout + bad.stderr

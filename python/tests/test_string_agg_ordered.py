@@ -3,15 +3,10 @@ string_agg(expr, sep order by ...) on groups written out by hand: NULL values sk
 of NULLs only, two sort keys, case-sensitive order, and a value built from two columns."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import duckdb
 import pytest
+from conftest import compile_inline
 
-PROJECT = Path(__file__).resolve().parents[2]
 ROWS = [
     ("g1", 2, "b", "x"), ("g1", 1, "z", "y"), ("g1", 1, "a", None), ("g1", 1, "a", "w"),
     ("g2", None, "n", "last"), ("g2", 3, "c", "3"), ("g2", 10, "a", "10"),
@@ -22,10 +17,7 @@ ROWS = [
 
 
 def _compiled(expr: str, order: str, sep: str) -> str:
-    env = dict(os.environ, DBT_PROFILES_DIR=str(PROJECT), EVALHOUSE_PROJECT_DIR=str(PROJECT))
-    inline = f"{{{{ string_agg_ordered({expr!r}, {order!r}, {sep!r}) }}}}"
-    res = subprocess.run([str(Path(sys.executable).with_name("dbt")), "--quiet", "compile", "--inline", inline],
-                         cwd=PROJECT, env=env, capture_output=True, text=True)
+    res = compile_inline(f"{{{{ string_agg_ordered({expr!r}, {order!r}, {sep!r}) }}}}")
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return res.stdout.strip()
 

@@ -144,8 +144,8 @@ def current_state(project: Path) -> dict:
     return {"code": code_fingerprint(project), "sources": source_fingerprints(project)}
 
 
-def load(db: Path) -> dict | None:
-    """The state saved in the build file, or None (no build file, no state, or an unreadable one)."""
+def _read(db: Path) -> dict | None:
+    """The document in the build file's state table, or None (no build file, no table, or an unreadable one)."""
     import duckdb
 
     if not db.is_file():
@@ -153,25 +153,23 @@ def load(db: Path) -> dict | None:
     try:
         with duckdb.connect(str(db), read_only=True) as con:
             row = con.execute(f"select state from {STATE_TABLE}").fetchone()
-        state = json.loads(row[0]) if row else None
+        doc = json.loads(row[0]) if row else None
     except (duckdb.Error, json.JSONDecodeError):
         return None
-    return None if state is None or "incomplete" in state else state
+    return doc if isinstance(doc, dict) else None
+
+
+def load(db: Path) -> dict | None:
+    """The state of the last complete build saved in the build file, or None (none saved, or ``clear`` replaced
+    it)."""
+    doc = _read(db)
+    return None if doc is None or "incomplete" in doc else doc
 
 
 def incomplete_reason(db: Path) -> str | None:
     """Why the build file holds no complete build, as ``clear`` recorded it; None when it did not (no build file,
     a complete build, or a file from before reasons were kept)."""
-    import duckdb
-
-    if not db.is_file():
-        return None
-    try:
-        with duckdb.connect(str(db), read_only=True) as con:
-            row = con.execute(f"select state from {STATE_TABLE}").fetchone()
-        return json.loads(row[0]).get("incomplete") if row else None
-    except (duckdb.Error, json.JSONDecodeError, AttributeError):
-        return None
+    return (_read(db) or {}).get("incomplete")
 
 
 def save(db: Path, state: dict) -> None:
