@@ -75,11 +75,6 @@ latest as (
     where recency_rank = 1
 ),
 
-rating_sets as (
-    select distinct suite, response_id, item_id, system_id, rater_id, rater_kind, rubric_id, rubric_version
-    from latest
-),
-
 criteria as (
     select * from {{ ref('int_rubric_criteria') }}
 ),
@@ -88,39 +83,99 @@ changes as (
     select rubric_id, rubric_version, criterion from criteria where anchors_changed_in_version
 ),
 
-expected as (
+version_sizes as (
+    select rubric_id, rubric_version, count(*) as n_criteria
+    from criteria
+    group by rubric_id, rubric_version
+),
+
+-- The rater's rating of a criterion under the version itself: it always wins (the latest rating under a version is
+-- unique, and no version is newer than the version itself). Nearly every expected row is found here, by a join
+-- with the small criteria table. A NULL rater id matches nothing (the rows of such a rater are missing).
+found as (
     select
-        rating_sets.*,
+        latest.suite, latest.response_id, latest.item_id, latest.system_id, latest.rater_id, latest.rater_kind,
+        latest.rubric_id, latest.rubric_version, latest.criterion,
+        criteria.criterion_order, criteria.min_score, criteria.max_score, criteria.direction,
+        criteria.current_version,
+        latest.rubric_version as rated_under_version,
+        latest.rating_id, latest.score, latest.score_problem, latest.reason
+    from latest
+    inner join criteria
+        on criteria.rubric_id = latest.rubric_id
+       and criteria.rubric_version = latest.rubric_version
+       and criteria.criterion = latest.criterion
+    where latest.rater_id is not null
+),
+
+-- The (response, rater, rubric version) sets that lack a rating of some criterion of the version (left out, or
+-- rated by a NULL rater id): only these get their expected rows listed and earlier versions searched. Counting per
+-- set replaced a join of every expected row with every rating (two 8M-row sides at a million replies).
+open_keys as (
+    select set_counts.response_id, set_counts.rater_id, set_counts.rubric_id, set_counts.rubric_version
+    from (
+        select
+            latest.response_id, latest.rater_id, latest.rubric_id, latest.rubric_version,
+            count(case when latest.rater_id is not null then criteria.criterion end) as n_found
+        from latest
+        left join criteria
+            on criteria.rubric_id = latest.rubric_id
+           and criteria.rubric_version = latest.rubric_version
+           and criteria.criterion = latest.criterion
+        group by latest.response_id, latest.rater_id, latest.rubric_id, latest.rubric_version
+    ) as set_counts
+    inner join version_sizes
+        on version_sizes.rubric_id = set_counts.rubric_id
+       and version_sizes.rubric_version = set_counts.rubric_version
+    where set_counts.n_found < version_sizes.n_criteria
+),
+
+-- every latest rating (any version) of the open sets' response, rater and rubric
+open_latest as (
+    select latest.*
+    from latest
+    where exists (
+        select 1 from open_keys
+        where open_keys.response_id = latest.response_id
+          and open_keys.rater_id = latest.rater_id
+          and open_keys.rubric_id = latest.rubric_id
+    )
+),
+
+open_sets as (
+    select distinct
+        latest.suite, latest.response_id, latest.item_id, latest.system_id, latest.rater_id, latest.rater_kind,
+        latest.rubric_id, latest.rubric_version
+    from latest
+    inner join open_keys
+        on open_keys.response_id = latest.response_id
+       and open_keys.rater_id is not distinct from latest.rater_id
+       and open_keys.rubric_id = latest.rubric_id
+       and open_keys.rubric_version = latest.rubric_version
+),
+
+-- the criteria of an open set's version not rated under it
+not_rerated as (
+    select
+        open_sets.*,
         criteria.criterion,
         criteria.criterion_order,
         criteria.min_score,
         criteria.max_score,
         criteria.direction,
         criteria.current_version
-    from rating_sets
+    from open_sets
     inner join criteria
-        on criteria.rubric_id = rating_sets.rubric_id
-       and criteria.rubric_version = rating_sets.rubric_version
-),
-
--- The rater's rating of the criterion under the version itself, when there is one: it always wins (the latest
--- rating under a version is unique, and no version is newer than the version itself). An equality join; the
--- inequality join below runs only for the criteria not re-rated under the version (the old single inequality join
--- with a window over every row took 46 s of a 1M-reply build).
-same_version as (
-    select
-        expected.*,
-        latest.rating_id,
-        latest.score,
-        latest.score_problem,
-        latest.reason
-    from expected
-    left join latest
-        on latest.response_id = expected.response_id
-       and latest.rater_id = expected.rater_id
-       and latest.rubric_id = expected.rubric_id
-       and latest.rubric_version = expected.rubric_version
-       and latest.criterion = expected.criterion
+        on criteria.rubric_id = open_sets.rubric_id
+       and criteria.rubric_version = open_sets.rubric_version
+    where not exists (
+        select 1 from open_latest
+        where open_latest.response_id = open_sets.response_id
+          and open_latest.rater_id = open_sets.rater_id
+          and open_latest.rubric_id = open_sets.rubric_id
+          and open_latest.rubric_version = open_sets.rubric_version
+          and open_latest.criterion = criteria.criterion
+    )
 ),
 
 -- Carried forward: the rater's latest rating of the criterion under an earlier version, when no version after it
@@ -129,29 +184,28 @@ candidates as (
     select
         not_rerated.response_id, not_rerated.rater_id, not_rerated.rubric_id, not_rerated.rubric_version,
         not_rerated.criterion,
-        latest.rating_id,
-        latest.score,
-        latest.score_problem,
-        latest.reason,
-        latest.rubric_version as rated_under_version,
+        open_latest.rating_id,
+        open_latest.score,
+        open_latest.score_problem,
+        open_latest.reason,
+        open_latest.rubric_version as rated_under_version,
         row_number() over (
             partition by not_rerated.response_id, not_rerated.rater_id, not_rerated.rubric_id,
                          not_rerated.rubric_version, not_rerated.criterion
-            order by latest.rubric_version desc
+            order by open_latest.rubric_version desc
         ) as version_rank
-    from same_version as not_rerated
-    inner join latest
-        on latest.response_id = not_rerated.response_id
-       and latest.rater_id = not_rerated.rater_id
-       and latest.rubric_id = not_rerated.rubric_id
-       and latest.criterion = not_rerated.criterion
-       and latest.rubric_version < not_rerated.rubric_version
-    where not_rerated.rating_id is null
-      and not exists (
+    from not_rerated
+    inner join open_latest
+        on open_latest.response_id = not_rerated.response_id
+       and open_latest.rater_id = not_rerated.rater_id
+       and open_latest.rubric_id = not_rerated.rubric_id
+       and open_latest.criterion = not_rerated.criterion
+       and open_latest.rubric_version < not_rerated.rubric_version
+    where not exists (
         select 1 from changes
         where changes.rubric_id = not_rerated.rubric_id
           and changes.criterion = not_rerated.criterion
-          and changes.rubric_version > latest.rubric_version
+          and changes.rubric_version > open_latest.rubric_version
           and changes.rubric_version <= not_rerated.rubric_version
     )
 ),
@@ -161,23 +215,24 @@ carried as (
 ),
 
 chosen as (
+    select * from found
+
+    union all
+
     select
-        same_version.*,
-        case when same_version.rating_id is not null then same_version.rubric_version
-             else carried.rated_under_version end as rated_under_version,
-        coalesce(same_version.rating_id, carried.rating_id) as chosen_rating_id,
-        case when same_version.rating_id is not null then same_version.score else carried.score end as chosen_score,
-        case when same_version.rating_id is not null then same_version.score_problem
-             else carried.score_problem end as chosen_score_problem,
-        case when same_version.rating_id is not null then same_version.reason else carried.reason end as chosen_reason
-    from same_version
+        not_rerated.suite, not_rerated.response_id, not_rerated.item_id, not_rerated.system_id,
+        not_rerated.rater_id, not_rerated.rater_kind, not_rerated.rubric_id, not_rerated.rubric_version,
+        not_rerated.criterion, not_rerated.criterion_order, not_rerated.min_score, not_rerated.max_score,
+        not_rerated.direction, not_rerated.current_version,
+        carried.rated_under_version,
+        carried.rating_id, carried.score, carried.score_problem, carried.reason
+    from not_rerated
     left join carried
-        on same_version.rating_id is null
-       and carried.response_id = same_version.response_id
-       and carried.rater_id = same_version.rater_id
-       and carried.rubric_id = same_version.rubric_id
-       and carried.rubric_version = same_version.rubric_version
-       and carried.criterion = same_version.criterion
+        on carried.response_id = not_rerated.response_id
+       and carried.rater_id = not_rerated.rater_id
+       and carried.rubric_id = not_rerated.rubric_id
+       and carried.rubric_version = not_rerated.rubric_version
+       and carried.criterion = not_rerated.criterion
 )
 
 select
@@ -193,19 +248,19 @@ select
     chosen.criterion_order,
     chosen.min_score,
     chosen.max_score,
-    chosen.chosen_rating_id as rating_id,
-    chosen.chosen_score as score,
+    chosen.rating_id,
+    chosen.score,
     -- points: the score on the direction-adjusted scale (higher is better); a lower-is-better criterion counts as
     -- max + min - score, so totals, ready rules and "points lost" read every criterion the same way
-    case when chosen.direction = 'lower' then chosen.max_score + chosen.min_score - chosen.chosen_score
-         else chosen.chosen_score end as points,
+    case when chosen.direction = 'lower' then chosen.max_score + chosen.min_score - chosen.score
+         else chosen.score end as points,
     chosen.direction,
-    chosen.chosen_reason as reason,
+    chosen.reason,
     chosen.rated_under_version,
     coalesce(chosen.rated_under_version < chosen.rubric_version, false) as carried_forward,
     case
-        when chosen.chosen_rating_id is null then 'missing'
-        when chosen.chosen_score_problem is not null then chosen.chosen_score_problem
+        when chosen.rating_id is null then 'missing'
+        when chosen.score_problem is not null then chosen.score_problem
         else 'scored'
     end as score_status,
     -- stale: the score was given under a version older than the rubric's current one, and a later version changed
