@@ -3,13 +3,17 @@
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
+-- only the columns used: each CTE is read more than once, and DuckDB keeps such a CTE with every column it selects
+-- (select * kept 21 columns of 8M rows at a million replies: 11 s -> 10 s, 5.6 -> 4.4 GB)
 with scores as (
-    select * from {{ ref('int_effective_scores') }}
+    select suite, rubric_id, rubric_version, rater_id, response_id, criterion, criterion_order, score
+    from {{ ref('int_effective_scores') }}
     where score_status = 'scored' and {{ affected_responses('response_id') }}
 ),
 
 replies as (
-    select * from {{ ref('int_reply_scores') }} as reply_scores
+    select suite, rubric_id, rubric_version, rater_id, response_id, score_status, ready
+    from {{ ref('int_reply_scores') }} as reply_scores
     where {{ affected_responses('reply_scores.response_id') }}
 ),
 
