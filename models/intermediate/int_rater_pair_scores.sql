@@ -12,7 +12,9 @@ with scores as (
 ),
 
 replies as (
-    select suite, rubric_id, rubric_version, rater_id, response_id, score_status, ready
+    select
+        reply_scores.suite, reply_scores.rubric_id, reply_scores.rubric_version, reply_scores.rater_id,
+        reply_scores.response_id, reply_scores.score_status, reply_scores.ready
     from {{ ref('int_reply_scores') }} as reply_scores
     where {{ affected_responses('reply_scores.response_id') }}
 ),

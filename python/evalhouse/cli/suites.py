@@ -117,6 +117,15 @@ def register_build(app: typer.Typer) -> None:
         except ValueError as exc:
             typer.echo(f"error: {exc}; nothing built or published", err=True)
             raise typer.Exit(2) from None
+        from evalhouse.ratings.store import header_problems
+
+        store_problems = header_problems()  # dbt reads every store file as one table: a stray file stops here
+        if store_problems:
+            for problem in store_problems:
+                typer.echo(f"error: {problem}", err=True)
+            typer.echo(f"error: {len(store_problems)} problem(s) in the ratings store's headers; nothing built or "
+                       "published", err=True)
+            raise typer.Exit(2)
         try:
             with build_lock(paths.build_db().parent / "build.lock"):
                 _build(ctx.args, publish, all_nodes)

@@ -237,6 +237,37 @@ def existing_keys(store_dir: Path, keys: dict | None = None) -> dict[tuple, str]
     return seen
 
 
+# columns every store file must have (files written by older versions lack the judge and reported columns)
+STORE_REQUIRED_COLUMNS = ("response_id", "rater_id", "criterion", "score")
+
+
+def header_problems(store_dir: Path | None = None) -> list[str]:
+    """Check the header line of every store file (``<store>/<suite>/*.csv``), before dbt reads them all as one table.
+
+    Returns ``file:1:column: message`` problems (file relative to the project folder, e.g.
+    ``data/ratings/larkfield/x.csv``): an empty file, a column that is not one of ``STORE_COLUMNS`` (a file copied
+    into the store by hand instead of imported: its values would be lost or misread), a required column missing
+    (``STORE_REQUIRED_COLUMNS``). Empty when every header is fine; store files of older versions, without the
+    judge and reported columns, are fine."""
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    problems: list[str] = []
+    for f in sorted(store_dir.glob("*/*.csv")):
+        name = f.relative_to(store_dir.parent.parent).as_posix()
+        with open(f, encoding="utf-8-sig", newline="") as fh:
+            header = next(csv.reader(fh), None)
+        if not header:
+            problems.append(f"{name}:1:-: no header line (an empty file); store files are written by "
+                            "`evalhouse import-ratings`: move this file out")
+            continue
+        for col in header:
+            if col not in STORE_COLUMNS:
+                problems.append(f"{name}:1:{col}: not a column of the ratings store (its columns: "
+                                f"{', '.join(STORE_COLUMNS)}); store files are written by `evalhouse "
+                                "import-ratings`: move this file out and import it")
+        problems += [f"{name}:1:{col}: required column missing" for col in STORE_REQUIRED_COLUMNS
+                     if col not in header]
+    return problems
+
 def _identity(row: dict, keys: dict | None = None) -> tuple:
     target = row.get("response_id") or ""
     if not target and keys is not None:

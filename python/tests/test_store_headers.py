@@ -1,0 +1,59 @@
+"""The ratings store's header check (store.header_problems): dbt reads every store file as one table, so a file
+copied into data/ratings/<suite>/ by hand (a column the store does not have, a required column missing, an empty
+file) stops `evalhouse build` before anything is landed or built, naming the file, row 1 and the column."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from evalhouse import paths
+from evalhouse.ratings.store import STORE_COLUMNS, header_problems
+
+OLD_HEADER = "suite,response_id,packet_id,letter,rater_id,rater_kind,criterion,score,reason,rubric_id,rubric_version," \
+             "is_blind,rated_at,store_row"  # a store file written before the judge and reported columns existed
+
+
+def _bad_store(root: Path) -> Path:
+    store = root / "data" / "ratings"
+    (store / "_schema").mkdir(parents=True)
+    (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n")
+    (store / "s1").mkdir()
+    (store / "s1" / "a_old.csv").write_text(OLD_HEADER + "\ns1,r1,,,ann,human,c1,2,,rb,1,false,2026-01-01,1\n")
+    (store / "s1" / "b_typo.csv").write_text("response_id,rater_id,criterion,scores\nr1,ann,c1,2\n")
+    (store / "s1" / "c_empty.csv").write_text("")
+    (store / "s1" / "d_bom.csv").write_bytes("\ufeffresponse_id,criterion,score\nr1,c1,2\n".encode())
+    return store
+
+
+def test_header_problems_name_file_row_and_column(tmp_path):
+    store = _bad_store(tmp_path)
+    problems = header_problems(store)
+    assert [p.split(": ")[0] for p in problems] == [
+        "data/ratings/s1/b_typo.csv:1:scores",     # not a store column
+        "data/ratings/s1/b_typo.csv:1:score",      # hence the required score is missing
+        "data/ratings/s1/c_empty.csv:1:-",
+        "data/ratings/s1/d_bom.csv:1:rater_id",    # the BOM is not part of the first column's name
+    ]
+    assert "not a column of the ratings store" in problems[0] and "evalhouse import-ratings" in problems[0]
+    assert problems[1].endswith("required column missing")
+    assert "no header line" in problems[2]
+
+
+def test_bundled_store_has_no_header_problem():
+    assert header_problems() == []
+    assert header_problems(paths.ratings_store()) == []
+
+
+def test_build_stops_on_a_bad_store_file_before_anything(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    store = _bad_store(tmp_path)
+    monkeypatch.setattr(paths, "ratings_store", lambda: store)
+    monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
+    monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(tmp_path / "published" / "evalhouse.duckdb"))
+    res = CliRunner().invoke(app, ["build"])
+    assert res.exit_code == 2
+    assert "error: data/ratings/s1/b_typo.csv:1:scores: not a column of the ratings store" in res.output
+    assert "error: 4 problem(s) in the ratings store's headers; nothing built or published" in res.output
+    assert not (tmp_path / "build").exists() and not (tmp_path / "published").exists()  # no lock, nothing landed
