@@ -92,3 +92,30 @@ def test_the_hook_sets_the_limit_for_every_model_of_the_run(tmp_path):
     with duckdb.connect(env["EVALHOUSE_DB"], read_only=True) as con:
         default = duckdb.connect().execute("select current_setting('memory_limit')").fetchone()[0]
         assert con.execute("select distinct memory_limit from zz_memory_limit_a").fetchall() == [(default,)]
+
+
+def test_relative_paths_reach_dbt_as_the_absolute_paths_the_landing_used(monkeypatch, tmp_path):
+    """dbt runs in the project folder: EVALHOUSE_DB and EVALHOUSE_LANDING_DIR given relative to the folder the
+    command runs from are passed to dbt resolved against that folder, where the landing wrote (not re-read by dbt
+    against the project folder). dbt itself is replaced by a stub that records its environment and fails."""
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app, suites
+    from evalhouse.suites import land
+
+    seen = {}
+
+    def fake_dbt(cmd, cwd, env):
+        seen.update(cwd=cwd, db=env["EVALHOUSE_DB"], landing=env["EVALHOUSE_LANDING_DIR"])
+        return 1
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EVALHOUSE_DB", "out/build/evalhouse.duckdb")
+    monkeypatch.setenv("EVALHOUSE_LANDING_DIR", "out/landing")
+    monkeypatch.setattr(land, "landing_is_current", lambda fingerprint: True)  # no landing: only the paths matter
+    monkeypatch.setattr(suites, "_run_forwarding_stop", fake_dbt)
+    res = CliRunner().invoke(app, ["build", "--no-publish"])
+    assert res.exit_code == 1 and "dbt build failed" in res.output
+    assert seen["db"] == str(tmp_path / "out" / "build" / "evalhouse.duckdb")
+    assert seen["landing"] == str(tmp_path / "out" / "landing")
+    assert Path(seen["cwd"]) != tmp_path  # dbt ran elsewhere: the relative values would have pointed there

@@ -303,6 +303,13 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     build_state.clear(paths.build_db())  # a build that does not pass leaves the next one to run every node
     env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
                EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    # dbt runs in the project folder: a relative path given from elsewhere is passed on as the absolute path the
+    # landing and the publish used (resolved against the folder the command was run from)
+    from evalhouse.suites.land import landing_dir
+
+    for variable, path in (("EVALHOUSE_DB", paths.build_db), ("EVALHOUSE_LANDING_DIR", landing_dir)):
+        if os.environ.get(variable):
+            env[variable] = str(path())
     dbt = Path(sys.executable).with_name("dbt")
     select = ["--select", *todo.selectors] if todo.selectors else []
     returncode = _run_forwarding_stop([str(dbt), "build", "--no-use-colors", *select, *dbt_args],
