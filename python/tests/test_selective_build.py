@@ -126,6 +126,14 @@ def test_the_plan(tmp_path, monkeypatch):
     assert (refresh.selectors, refresh.save) == (None, True)
     other = build_state.plan(root, db, ["--select", "m"])
     assert (other.selectors, other.save) == (None, False) and "dbt arguments given" in other.reason
+    # arguments that change only how dbt runs and reports plan as none do, and the build is recorded
+    output_only = build_state.plan(root, db, ["--threads", "1", "-q", "--log-level=warn", "--fail-fast"])
+    assert (output_only.selectors, output_only.save) == (["source:s.store+"], True)
+    refresh_quiet = build_state.plan(root, db, ["--full-refresh", "--threads=2"])
+    assert (refresh_quiet.selectors, refresh_quiet.save) == (None, True)
+    narrowed = build_state.plan(root, db, ["--threads", "1", "--select", "m"])
+    assert (narrowed.selectors, narrowed.save) == (None, False) and "--select m" in narrowed.reason
+    assert build_state.scope_args(["--threads", "1", "-s", "m", "-x"]) == ["-s", "m"]
     (root / "models" / "m.sql").write_text("select 2 as x\n")
     assert build_state.plan(root, db, []).selectors is None
     build_state.clear(db)

@@ -286,7 +286,7 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
         _check_and_land(fingerprint)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
     stale_caches = _stale_caches(paths.build_db())
-    if stale_caches and dbt_args and dbt_args != ["--full-refresh"]:
+    if stale_caches and build_state.scope_args(dbt_args) not in ([], ["--full-refresh"]):
         # dropping them and running only what was asked for would leave the marts built on them missing
         why = "; ".join(dict.fromkeys(why for _, _, why in stale_caches))
         typer.echo(f"error: {why}, so every node must run once: run `evalhouse build` (or with --full-refresh) "

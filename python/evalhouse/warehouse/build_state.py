@@ -15,7 +15,9 @@ Given that state, the next build runs (``plan``):
   replaced by the reason there is none (``clear``) before dbt starts and after a build with dbt arguments, and saved
   only after a build of every node, or of what changed, passed; the plan's message gives that reason), when the code
   changed, when `evalhouse build` just dropped cached tables made by other code (``stale``), or when the caller
-  asked for it (``--all-nodes``, or dbt arguments: ``--full-refresh`` saves the state, any other argument drops it);
+  asked for it (``--all-nodes``, or dbt arguments: ``--full-refresh`` saves the state, any other argument drops it,
+  except those that change only how dbt runs and reports, ``OUTPUT_ONLY_ARGS``: ``--threads 1`` plans as no
+  argument does);
 * nothing, when no source changed: the tables in the build file were computed from the same code and inputs;
 * else only the changed sources and everything downstream of them (``dbt build --select source:a.b+ ...``).
 
@@ -38,7 +40,7 @@ from pathlib import Path
 from evalhouse.files import files_under
 
 __all__ = ["BuildPlan", "code_fingerprint", "source_paths", "source_fingerprints", "current_state", "load", "save",
-           "clear", "plan"]
+           "clear", "plan", "scope_args"]
 
 STATE_TABLE = "_build_state"
 CODE_DIRS = ("models", "macros", "seeds", "tests")
@@ -199,11 +201,33 @@ class BuildPlan:
     reason: str
 
 
+# dbt build arguments that change how dbt runs and reports, never what it builds: (flag, takes a value)
+OUTPUT_ONLY_ARGS = {"--threads": True, "--log-level": True, "--log-format": True, "--printer-width": True,
+                    "-q": False, "--quiet": False, "-x": False, "--fail-fast": False, "--no-fail-fast": False,
+                    "-d": False, "--debug": False, "--use-colors": False, "--no-use-colors": False}
+
+
+def scope_args(dbt_args: list[str]) -> list[str]:
+    """``dbt_args`` without the ``OUTPUT_ONLY_ARGS`` (and their values, given as ``--threads 1`` or
+    ``--threads=1``): the arguments that may change what dbt builds. ``scope_args(["--threads", "1", "-s", "m"])``
+    is ``["-s", "m"]``."""
+    out, i = [], 0
+    while i < len(dbt_args):
+        flag = dbt_args[i].split("=", 1)[0]
+        if flag in OUTPUT_ONLY_ARGS:
+            i += 2 if OUTPUT_ONLY_ARGS[flag] and "=" not in dbt_args[i] else 1
+            continue
+        out.append(dbt_args[i])
+        i += 1
+    return out
+
+
 def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False, stale: bool = False) -> BuildPlan:
     """Decide what to run (module doc). ``dbt_args``: the extra arguments for ``dbt build``; ``all_nodes``: run
     every node whatever changed; ``stale``: cached tables made by other code were just dropped from the build file
     (evalhouse build), so every node runs."""
     state = current_state(project)
+    dbt_args = scope_args(dbt_args)
     if dbt_args and dbt_args != ["--full-refresh"]:
         return BuildPlan(None, [], state, False,
                          f"dbt arguments given ({' '.join(dbt_args)}): dbt runs as asked, and the next build runs "
