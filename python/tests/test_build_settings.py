@@ -119,3 +119,22 @@ def test_relative_paths_reach_dbt_as_the_absolute_paths_the_landing_used(monkeyp
     assert seen["db"] == str(tmp_path / "out" / "build" / "evalhouse.duckdb")
     assert seen["landing"] == str(tmp_path / "out" / "landing")
     assert Path(seen["cwd"]) != tmp_path  # dbt ran elsewhere: the relative values would have pointed there
+
+
+def test_a_stop_during_the_landing_says_so(monkeypatch, tmp_path):
+    """Ctrl-C while the suites are checked and landed: a message, exit 130, dbt never starts."""
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app, suites
+    from evalhouse.suites import land
+
+    def stopped(fingerprint):
+        raise KeyboardInterrupt
+
+    monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
+    monkeypatch.setattr(land, "landing_is_current", lambda fingerprint: False)
+    monkeypatch.setattr(suites, "_check_and_land", stopped)
+    monkeypatch.setattr(suites, "_run_forwarding_stop", lambda *a, **k: pytest.fail("dbt started"))
+    res = CliRunner().invoke(app, ["build"])
+    assert res.exit_code == 130
+    assert "stopped while checking and landing the suites; nothing built or published" in res.output

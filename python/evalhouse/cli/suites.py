@@ -283,7 +283,12 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     if landing_is_current(fingerprint):
         typer.echo("suites unchanged since they were last checked and landed: check and landing skipped")
     else:
-        _check_and_land(fingerprint)
+        try:
+            _check_and_land(fingerprint)
+        except KeyboardInterrupt:  # the fingerprint is written last: the next build checks and lands again
+            typer.echo("error: stopped while checking and landing the suites; nothing built or published (the "
+                       "published warehouse is unchanged; the next build lands the suites again)", err=True)
+            raise typer.Exit(130) from None
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
     stale_caches = _stale_caches(paths.build_db())
     if stale_caches and build_state.scope_args(dbt_args) not in ([], ["--full-refresh"]):
