@@ -83,6 +83,13 @@ changes as (
     select rubric_id, rubric_version, criterion from criteria where anchors_changed_in_version
 ),
 
+-- the last version that changed each criterion's anchors (changes never come after the current version)
+last_changes as (
+    select rubric_id, criterion, max(rubric_version) as last_change_version
+    from changes
+    group by rubric_id, criterion
+),
+
 version_sizes as (
     select rubric_id, rubric_version, count(*) as n_criteria
     from criteria
@@ -97,7 +104,6 @@ found as (
         latest.suite, latest.response_id, latest.item_id, latest.system_id, latest.rater_id, latest.rater_kind,
         latest.rubric_id, latest.rubric_version, latest.criterion,
         criteria.criterion_order, criteria.min_score, criteria.max_score, criteria.direction,
-        criteria.current_version,
         latest.rubric_version as rated_under_version,
         latest.rating_id, latest.score, latest.score_problem, latest.reason
     from latest
@@ -162,8 +168,7 @@ not_rerated as (
         criteria.criterion_order,
         criteria.min_score,
         criteria.max_score,
-        criteria.direction,
-        criteria.current_version
+        criteria.direction
     from open_sets
     inner join criteria
         on criteria.rubric_id = open_sets.rubric_id
@@ -223,7 +228,7 @@ chosen as (
         not_rerated.suite, not_rerated.response_id, not_rerated.item_id, not_rerated.system_id,
         not_rerated.rater_id, not_rerated.rater_kind, not_rerated.rubric_id, not_rerated.rubric_version,
         not_rerated.criterion, not_rerated.criterion_order, not_rerated.min_score, not_rerated.max_score,
-        not_rerated.direction, not_rerated.current_version,
+        not_rerated.direction,
         carried.rated_under_version,
         carried.rating_id, carried.score, carried.score_problem, carried.reason
     from not_rerated
@@ -264,12 +269,10 @@ select
         else 'scored'
     end as score_status,
     -- stale: the score was given under a version older than the rubric's current one, and a later version changed
-    -- this criterion's anchors
-    coalesce(exists (
-        select 1 from changes
-        where changes.rubric_id = chosen.rubric_id
-          and changes.criterion = chosen.criterion
-          and changes.rubric_version > chosen.rated_under_version
-          and changes.rubric_version <= chosen.current_version
-    ), false) as is_stale
+    -- this criterion's anchors (a join with the last change, not an exists subquery: Spark 4's optimizer fails on
+    -- an exists over a union all, PushProjectionThroughUnion "key not found")
+    coalesce(chosen.rated_under_version < last_changes.last_change_version, false) as is_stale
 from chosen
+left join last_changes
+    on last_changes.rubric_id = chosen.rubric_id
+   and last_changes.criterion = chosen.criterion
