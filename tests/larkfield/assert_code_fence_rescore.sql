@@ -38,6 +38,10 @@ stale_problems as (
     )
 )
 
-select * from score_problems
-union all
-select * from stale_problems
+select problems.*
+from (
+    select * from score_problems
+    union all
+    select * from stale_problems
+) as problems
+where {{ larkfield_lesson_ratings_unchanged() }}  -- the lesson's figure: while course_team's ratings are the bundled ones

@@ -19,6 +19,10 @@ coverage as (
     having count(*) <> 15
 )
 
-select * from mismatches
-union all
-select * from coverage
+select problems.*
+from (
+    select * from mismatches
+    union all
+    select * from coverage
+) as problems
+where {{ larkfield_lesson_ratings_unchanged() }}  -- the lesson's figure: while course_team's ratings are the bundled ones

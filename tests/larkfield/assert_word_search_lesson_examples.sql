@@ -13,5 +13,6 @@ from expected
 left join {{ ref('fct_word_search_vs_human') }} as actual
     on actual.item_id = expected.item_id and actual.system_id = expected.system_id
    and actual.rater_id = 'course_team' and actual.rubric_version = 1
-where actual.word_search_verdict is distinct from expected.word_search
-   or actual.human_verdict is distinct from expected.human
+where (actual.word_search_verdict is distinct from expected.word_search
+       or actual.human_verdict is distinct from expected.human)
+  and {{ larkfield_lesson_ratings_unchanged() }}  -- the lesson's figure: while course_team's ratings are the bundled ones
