@@ -1,6 +1,7 @@
-"""The ratings store's header check (store.header_problems): dbt reads every store file as one table, so a file
-copied into data/ratings/<suite>/ by hand (a column the store does not have, a required column missing, an empty
-file) stops `evalhouse build` before anything is landed or built, naming the file, row 1 and the column."""
+"""The ratings store's file check (store.header_problems): dbt reads every data/ratings/<suite>/*.csv as one table,
+so a file copied there by hand (a column the store does not have or named twice, a required column missing, an
+empty file, bytes that are not UTF-8) or a ratings file where dbt does not read it stops `evalhouse build` before
+anything is landed or built, naming the file, row and column."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,6 +22,15 @@ def _bad_store(root: Path) -> Path:
     (store / "s1" / "b_typo.csv").write_text("response_id,rater_id,criterion,scores\nr1,ann,c1,2\n")
     (store / "s1" / "c_empty.csv").write_text("")
     (store / "s1" / "d_bom.csv").write_bytes("\ufeffresponse_id,criterion,score\nr1,c1,2\n".encode())
+    (store / "s1" / "e_latin1.csv").write_bytes("response_id,rater_id,criterion,score,reason\nr1,ann,c1,2,tr\xe8s\n"
+                                                .encode("latin-1"))
+    (store / "s1" / "f_twice.csv").write_text("response_id,rater_id,criterion,score,reason,reason\nr1,ann,c1,2,a,b\n")
+    (store / "s1" / "g_upper.CSV").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
+    (store / "s1" / "sub").mkdir()
+    (store / "s1" / "sub" / "h.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
+    (store / "top.jsonl").write_text('{"response_id": "r1"}\n')
+    (store / "s1" / "notes.txt").write_text("not a ratings file: left alone\n")
+    (store / "s1" / ".gitkeep").write_text("")
     return store
 
 
@@ -32,10 +42,18 @@ def test_header_problems_name_file_row_and_column(tmp_path):
         "data/ratings/s1/b_typo.csv:1:score",      # hence the required score is missing
         "data/ratings/s1/c_empty.csv:1:-",
         "data/ratings/s1/d_bom.csv:1:rater_id",    # the BOM is not part of the first column's name
+        "data/ratings/s1/e_latin1.csv:2:-",        # the line of the first byte that is not UTF-8
+        "data/ratings/s1/f_twice.csv:1:reason",
+        "data/ratings/s1/g_upper.CSV:-:-",         # dbt's glob is *.csv: it would not be read
+        "data/ratings/s1/sub/h.csv:-:-",
+        "data/ratings/top.jsonl:-:-",
     ]
     assert "not a column of the ratings store" in problems[0] and "evalhouse import-ratings" in problems[0]
     assert problems[1].endswith("required column missing")
     assert "no header line" in problems[2]
+    assert "not UTF-8 (invalid continuation byte at byte offset 58)" in problems[4]  # 44 header bytes + "r1,ann,c1,2,tr"
+    assert "the column is named 2 times" in problems[5]
+    assert "not read: the build reads only data/ratings/<suite>/*.csv" in problems[6]
 
 
 def test_bundled_store_has_no_header_problem():
@@ -55,5 +73,5 @@ def test_build_stops_on_a_bad_store_file_before_anything(monkeypatch, tmp_path):
     res = CliRunner().invoke(app, ["build"])
     assert res.exit_code == 2
     assert "error: data/ratings/s1/b_typo.csv:1:scores: not a column of the ratings store" in res.output
-    assert "error: 4 problem(s) in the ratings store's headers; nothing built or published" in res.output
+    assert "error: 9 problem(s) in the ratings store's files; nothing built or published" in res.output
     assert not (tmp_path / "build").exists() and not (tmp_path / "published").exists()  # no lock, nothing landed

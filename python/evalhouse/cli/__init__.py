@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="evalhouse: LLM evaluation warehouse tools.")
 
 

@@ -96,8 +96,9 @@ def register_build(app: typer.Typer) -> None:
         When no file under suites/ (nor the checking code) changed since the last landing, the check and landing
         are skipped (warehouse/build/landing/_fingerprint.txt). dbt then runs only the dbt sources whose files
         changed since the last complete build and what is downstream of them; nothing when none did; every node
-        after a code change, a failed build, with --all-nodes or with dbt arguments
-        (evalhouse.warehouse.build_state). A suite problem stops before dbt runs; a failed dbt build is not
+        after a code change, a failed build, with --all-nodes or with dbt arguments other than those that change only
+        how dbt runs and reports, such as --threads (evalhouse.warehouse.build_state). The ratings store's files are
+        checked first (a hand-copied file with other columns stops the build). A suite problem stops before dbt runs; a failed dbt build is not
         published. Either way the previously published warehouse stays as it was. One build at a time: while
         another runs, exit 1 at once saying so (lock on warehouse/build/build.lock, released by the system when its
         build ends)."""
@@ -123,7 +124,7 @@ def register_build(app: typer.Typer) -> None:
         if store_problems:
             for problem in store_problems:
                 typer.echo(f"error: {problem}", err=True)
-            typer.echo(f"error: {len(store_problems)} problem(s) in the ratings store's headers; nothing built or "
+            typer.echo(f"error: {len(store_problems)} problem(s) in the ratings store's files; nothing built or "
                        "published", err=True)
             raise typer.Exit(2)
         try:

@@ -242,28 +242,46 @@ STORE_REQUIRED_COLUMNS = ("response_id", "rater_id", "criterion", "score")
 
 
 def header_problems(store_dir: Path | None = None) -> list[str]:
-    """Check the header line of every store file (``<store>/<suite>/*.csv``), before dbt reads them all as one table.
+    """Check the files of the store before dbt reads ``<store>/<suite>/*.csv`` as one table.
 
-    Returns ``file:1:column: message`` problems (file relative to the project folder, e.g.
-    ``data/ratings/larkfield/x.csv``): an empty file, a column that is not one of ``STORE_COLUMNS`` (a file copied
-    into the store by hand instead of imported: its values would be lost or misread), a required column missing
-    (``STORE_REQUIRED_COLUMNS``). Empty when every header is fine; store files of older versions, without the
-    judge and reported columns, are fine."""
+    Returns ``file:row:column: message`` problems (file relative to the project folder, e.g.
+    ``data/ratings/larkfield/x.csv``): an empty file or one that is not UTF-8, a column that is not one of
+    ``STORE_COLUMNS`` (a file copied into the store by hand instead of imported: its values would be lost or
+    misread), a column named twice (dbt would read one of them), a required column missing
+    (``STORE_REQUIRED_COLUMNS``); and a ratings-like file (``.csv``, ``.jsonl``, ``.json``, ``.tsv``, ``.xlsx`` in
+    any case) where dbt does not read it (``file:-:-: ...``): at the top of the store, in a subfolder of a suite
+    folder, or not ending in lower-case ``.csv``. Other files (notes, dotfiles) are left alone. Empty when every
+    file is fine; store files of older versions, without the judge and reported columns, are fine."""
     store_dir = Path(store_dir) if store_dir else paths.ratings_store()
     problems: list[str] = []
-    for f in sorted(store_dir.glob("*/*.csv")):
+    if not store_dir.is_dir():
+        return problems
+    how = "store files are written by `evalhouse import-ratings`: move this file out"
+    for f in sorted(p for p in store_dir.rglob("*") if p.is_file()):
         name = f.relative_to(store_dir.parent.parent).as_posix()
-        with open(f, encoding="utf-8-sig", newline="") as fh:
-            header = next(csv.reader(fh), None)
-        if not header:
-            problems.append(f"{name}:1:-: no header line (an empty file); store files are written by "
-                            "`evalhouse import-ratings`: move this file out")
+        read_by_dbt = f.parent.parent == store_dir and f.suffix == ".csv"
+        if not read_by_dbt:
+            if f.suffix.lower() in (".csv", ".jsonl", ".json", ".tsv", ".xlsx") and not f.name.startswith("."):
+                problems.append(f"{name}:-:-: not read: the build reads only data/ratings/<suite>/*.csv; {how} "
+                                "and import it")
             continue
-        for col in header:
+        data = f.read_bytes()  # whole: dbt reads every byte (build_state hashes them all as well)
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            problems.append(f"{name}:{line}:-: not UTF-8 ({exc.reason} at byte offset {exc.start}); {how}")
+            continue
+        header = next(csv.reader(io.StringIO(text, newline="")), None)
+        if not header:
+            problems.append(f"{name}:1:-: no header line (an empty file); {how}")
+            continue
+        for col in dict.fromkeys(header):
             if col not in STORE_COLUMNS:
                 problems.append(f"{name}:1:{col}: not a column of the ratings store (its columns: "
-                                f"{', '.join(STORE_COLUMNS)}); store files are written by `evalhouse "
-                                "import-ratings`: move this file out and import it")
+                                f"{', '.join(STORE_COLUMNS)}); {how} and import it")
+            elif header.count(col) > 1:
+                problems.append(f"{name}:1:{col}: the column is named {header.count(col)} times; {how} and import it")
         problems += [f"{name}:1:{col}: required column missing" for col in STORE_REQUIRED_COLUMNS
                      if col not in header]
     return problems
