@@ -109,13 +109,18 @@ def test_unknown_ticket_and_model_by_name(env):
         "suite,item_id,system_id,rater_id,criterion,score\n"
         "larkfield,S99,Gemma 3 4B (local),grace,correctness,1\n"
         "larkfield,S07,GPT-9,grace,correctness,1\n"
-        "larkfield,S07,Gemma 3 4B (local),grace,correctness,0\n",
+        "larkfield,S07,Gemma 3 4B (local),grace,correctness,0\n"
+        "larkfeld,S07,Gemma 3 4B (local),grace,correctness,0\n",
     )
     problems = rejected(f, env)
-    assert problems == [
+    assert problems[:2] == [
         f"{f}:2:item_id: unknown item 'S99' in suite 'larkfield'",
         f"{f}:3:system_id: no response of model run 'GPT-9' to item 'S07'",
     ]
+    # a misspelt suite is named as such, with the suites there are
+    assert problems[2].startswith(f"{f}:5:suite: unknown suite 'larkfeld'; the warehouse has ")
+    assert "larkfield" in problems[2].split("the warehouse has ")[1].split(", ")
+    assert len(problems) == 3
     ok = write(env["tmp"] / "named_ok.csv", "suite,item_id,system_id,rater_id,criterion,score\n"
                "larkfield,S07,Gemma 3 4B (local),grace,correctness,0\n")
     target, _ = store.import_ratings(ok, env["catalog"], store_dir=env["store_dir"])

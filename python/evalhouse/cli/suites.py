@@ -98,10 +98,10 @@ def register_build(app: typer.Typer) -> None:
         changed since the last complete build and what is downstream of them; nothing when none did; every node
         after a code change, a failed build, with --all-nodes or with dbt arguments other than those that change only
         how dbt runs and reports, such as --threads (evalhouse.warehouse.build_state). The ratings store's files are
-        checked first (a hand-copied file with other columns stops the build). A suite problem stops before dbt runs; a failed dbt build is not
-        published. Either way the previously published warehouse stays as it was. One build at a time: while
-        another runs, exit 1 at once saying so (lock on warehouse/build/build.lock, released by the system when its
-        build ends)."""
+        checked first (a hand-copied file with other columns stops the build). A suite problem stops before dbt
+        runs; a failed dbt build is not published. Either way the previously published warehouse stays as it was.
+        One build at a time: while another runs, exit 1 at once saying so (lock on warehouse/build/build.lock,
+        released by the system when its build ends)."""
         from evalhouse import paths
         from evalhouse.text.first_filter import text_workers
         from evalhouse.warehouse.buildlock import BuildRunning, build_lock

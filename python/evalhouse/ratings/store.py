@@ -167,7 +167,7 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise ImportRejected([f"{name}:{line}:-: not UTF-8 (byte {exc.start})"]) from exc
+        raise ImportRejected([f"{name}:{line}:-: not UTF-8 (at byte offset {exc.start})"]) from exc
     if not text.strip():
         raise ImportRejected([f"{name}:1:-: the file is empty"])
     if path.suffix.lower() in (".jsonl", ".ndjson"):
@@ -483,7 +483,10 @@ def _response_by_name(row: dict, catalog: Catalog, bad) -> str:
         return ""
     response_id = catalog.by_name.get((suite, item, system, rep), "")
     if not response_id:
-        if not any(k[0] == suite and k[1] == item for k in catalog.by_name):
+        if not any(k[0] == suite for k in catalog.by_name):
+            suites = sorted({k[0] for k in catalog.by_name})
+            bad("suite", f"unknown suite {suite!r}; the warehouse has {', '.join(suites) or 'none'}")
+        elif not any(k[0] == suite and k[1] == item for k in catalog.by_name):
             bad("item_id", f"unknown item {item!r} in suite {suite!r}")
         else:
             bad("system_id", f"no response of model run {system!r} to item {item!r}")
