@@ -118,9 +118,9 @@ def register_build(app: typer.Typer) -> None:
         except ValueError as exc:
             typer.echo(f"error: {exc}; nothing built or published", err=True)
             raise typer.Exit(2) from None
-        from evalhouse.ratings.store import header_problems
+        from evalhouse.ratings.store import store_file_problems
 
-        store_problems = header_problems()  # dbt reads every store file as one table: a stray file stops here
+        store_problems = store_file_problems()  # dbt reads every store file as one table: a stray file stops here
         if store_problems:
             for problem in store_problems:
                 typer.echo(f"error: {problem}", err=True)

@@ -241,7 +241,7 @@ def existing_keys(store_dir: Path, keys: dict | None = None) -> dict[tuple, str]
 STORE_REQUIRED_COLUMNS = ("response_id", "rater_id", "criterion", "score")
 
 
-def header_problems(store_dir: Path | None = None) -> list[str]:
+def store_file_problems(store_dir: Path | None = None) -> list[str]:
     """Check the files of the store before dbt reads ``<store>/<suite>/*.csv`` as one table.
 
     Returns ``file:row:column: message`` problems (file relative to the project folder, e.g.
@@ -285,6 +285,7 @@ def header_problems(store_dir: Path | None = None) -> list[str]:
         problems += [f"{name}:1:{col}: required column missing" for col in STORE_REQUIRED_COLUMNS
                      if col not in header]
     return problems
+
 
 def _identity(row: dict, keys: dict | None = None) -> tuple:
     target = row.get("response_id") or ""

@@ -1,4 +1,4 @@
-"""The ratings store's file check (store.header_problems): dbt reads every data/ratings/<suite>/*.csv as one table,
+"""The ratings store's file check (store.store_file_problems): dbt reads every data/ratings/<suite>/*.csv as one table,
 so a file copied there by hand (a column the store does not have or named twice, a required column missing, an
 empty file, bytes that are not UTF-8) or a ratings file where dbt does not read it stops `evalhouse build` before
 anything is landed or built, naming the file, row and column."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evalhouse import paths
-from evalhouse.ratings.store import STORE_COLUMNS, header_problems
+from evalhouse.ratings.store import STORE_COLUMNS, store_file_problems
 
 OLD_HEADER = "suite,response_id,packet_id,letter,rater_id,rater_kind,criterion,score,reason,rubric_id,rubric_version," \
              "is_blind,rated_at,store_row"  # a store file written before the judge and reported columns existed
@@ -34,9 +34,9 @@ def _bad_store(root: Path) -> Path:
     return store
 
 
-def test_header_problems_name_file_row_and_column(tmp_path):
+def test_store_file_problems_name_file_row_and_column(tmp_path):
     store = _bad_store(tmp_path)
-    problems = header_problems(store)
+    problems = store_file_problems(store)
     assert [p.split(": ")[0] for p in problems] == [
         "data/ratings/s1/b_typo.csv:1:scores",     # not a store column
         "data/ratings/s1/b_typo.csv:1:score",      # hence the required score is missing
@@ -57,8 +57,8 @@ def test_header_problems_name_file_row_and_column(tmp_path):
 
 
 def test_bundled_store_has_no_header_problem():
-    assert header_problems() == []
-    assert header_problems(paths.ratings_store()) == []
+    assert store_file_problems() == []
+    assert store_file_problems(paths.ratings_store()) == []
 
 
 def test_build_stops_on_a_bad_store_file_before_anything(monkeypatch, tmp_path):
