@@ -362,7 +362,7 @@ def test_a_response_id_of_another_suite_is_an_error_at_each_later_row(suite):
 
 def test_an_unreadable_items_file_is_one_error_with_a_relative_path(suite):
     (suite / "items.csv").write_bytes(b"item_id,input_text\nq1,caf\xe9\n")
-    assert messages(suite) == ["suites/team_qa/items.csv:2:-: not UTF-8 (at byte offset 25)"]
+    assert messages(suite) == ["suites/team_qa/items.csv:2:-: not UTF-8 (invalid continuation byte at byte offset 25)"]
 
 
 def test_a_broken_responses_file_is_reported_once_without_its_follow_on_errors(suite):

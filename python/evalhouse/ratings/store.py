@@ -153,6 +153,16 @@ def read_keys(keys_dir: Path) -> dict[tuple[str, str], dict]:
     return keys
 
 
+def decode_utf8(data: bytes, name: str) -> tuple[str, str | None]:
+    """``data`` as text (a UTF-8 BOM dropped) and no problem, or ``""`` and the problem
+    ``name:line:-: not UTF-8 (<reason> at byte offset N)``, line being the line of the first bad byte."""
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        return "", f"{name}:{line}:-: not UTF-8 ({exc.reason} at byte offset {exc.start})"
+
+
 def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
     """Rows of a CSV or JSONL file as (line number, {column: text}); raises ImportRejected when malformed.
 
@@ -163,11 +173,9 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
         data = path.read_bytes()
     except OSError as exc:
         raise ImportRejected([f"{name}:0:-: cannot read the file ({exc.strerror})"]) from exc
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ImportRejected([f"{name}:{line}:-: not UTF-8 (at byte offset {exc.start})"]) from exc
+    text, problem = decode_utf8(data, name)
+    if problem:
+        raise ImportRejected([problem])
     if not text.strip():
         raise ImportRejected([f"{name}:1:-: the file is empty"])
     if path.suffix.lower() in (".jsonl", ".ndjson"):
@@ -266,11 +274,9 @@ def store_file_problems(store_dir: Path | None = None) -> list[str]:
                                 "and import it")
             continue
         data = f.read_bytes()  # whole: dbt reads every byte (build_state hashes them all as well)
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = data[:exc.start].count(b"\n") + 1
-            problems.append(f"{name}:{line}:-: not UTF-8 ({exc.reason} at byte offset {exc.start}); {how}")
+        text, problem = decode_utf8(data, name)
+        if problem:
+            problems.append(f"{problem}; {how}")
             continue
         header = next(csv.reader(io.StringIO(text, newline="")), None)
         if not header:
