@@ -44,3 +44,16 @@ def test_a_correction_of_a_lesson_rating_builds_and_shows_the_new_score(tmp_path
                     "and criterion = 'format_compliance' and rubric_version = 2", [U03_GEMMA]).fetchone()[0]
     assert n == 2  # the lesson's rating stays beside the correction
     con.close()
+
+
+def test_the_lesson_tests_are_on_for_the_bundled_ratings(warehouse):
+    """The condition holds on the bundled build, so the three lesson tests check their figures there: a renamed
+    lesson file would otherwise switch them off without a word."""
+    from conftest import compile_inline
+
+    res = compile_inline("select {{ larkfield_lesson_ratings_unchanged() }} as lesson_ratings_unchanged")
+    assert res.returncode == 0, res.stderr
+    assert warehouse.execute(res.stdout).fetchone() == (True,)
+    files = {f for (f,) in warehouse.execute(
+        "select distinct source_file from fct_ratings where suite = 'larkfield' and rater_id = 'course_team'").fetchall()}
+    assert len(files) == 3 and all(f"'{f}'" in res.stdout for f in files)
