@@ -23,6 +23,9 @@ from evalhouse.files import copy_replace
 # is not compacted stays under about twice its live size; a rebuild of the bundled suites frees about 20 % of it, and
 # compacting rewrites every table (3.8 s for the bundled suites' 200 MB file; the time grows with the file).
 MAX_FREE_SHARE = 0.5
+# DuckDB's storage format of the warehouse files evalhouse writes: profiles.yml gives dbt the same
+# (storage_compatibility_version), so the build file and its compacted copy are written alike
+STORAGE_VERSION = "v1.5.0"
 
 
 class WarehouseMissing(FileNotFoundError):
@@ -73,7 +76,7 @@ def compact(db_file: Path, cwd: Path | None = None) -> None:
             con.execute("set enable_progress_bar = false")
             catalog = db_file.stem  # the name views use for their own database
             con.execute(f"attach '{db_file}' as \"{catalog}\" (read_only)")
-            con.execute(f"attach '{fresh}' as compact_copy")
+            con.execute(f"attach '{fresh}' as compact_copy (storage_version '{STORAGE_VERSION}')")
             con.execute(f'copy from database "{catalog}" to compact_copy')
             con.execute("detach compact_copy")
             con.execute(f'detach "{catalog}"')
