@@ -19,7 +19,7 @@ from evalhouse.app.leaderboard import (
     leaderboard_table,
     run_score_intervals,
 )
-from evalhouse.stats.bootstrap import bootstrap_mean_ci
+from evalhouse.stats.bootstrap import bootstrap_mean_ci, bootstrap_mean_ci_counts
 from evalhouse.stats.ranking import pair_agreement, rank_bands
 
 
@@ -125,6 +125,47 @@ def test_bootstrap_mean_ci_float_array_equals_the_list_of_its_values():
         assert res == bootstrap_mean_ci([None if np.isnan(v) else float(v) for v in x], n_boot=500, seed=7)
         assert res.n == len(x) - 2 and res.value == pytest.approx(np.nanmean(x))
     assert bootstrap_mean_ci(np.array([np.nan, np.nan])).reason == "no values"
+
+
+def test_bootstrap_mean_ci_counts_equals_the_listed_sample():
+    rng = np.random.default_rng(8)
+    listed = rng.integers(0, 9, size=5000).astype(float) * 10 / 8
+    values, counts = np.unique(listed, return_counts=True)
+    # the counted rows in another order, one value split over two rows, a row of count 0 and a missing value
+    order = rng.permutation(len(values))
+    split = counts.copy()
+    split[0] -= 1
+    values, counts = list(values[order]) + [values[0], 99.0, None], list(split[order]) + [1, 0, 4]
+    res = bootstrap_mean_ci_counts(values, counts, n_boot=3000, seed=11)
+    ref = bootstrap_mean_ci(listed, n_boot=3000, seed=11)
+    assert (res.n, res.low, res.high) == (ref.n, ref.low, ref.high) == (5000, ref.low, ref.high)
+    assert res.value == pytest.approx(ref.value, rel=1e-12)
+    assert bootstrap_mean_ci_counts([], []).reason == "no values"
+    assert bootstrap_mean_ci_counts([3.0, 4.0], [0, 0]).reason == "no values"
+    one = bootstrap_mean_ci_counts([3.0, 4.0], [1, 0])
+    assert (one.value, one.n, one.low) == (3.0, 1, None) and "fewer than 2" in one.reason
+    assert bootstrap_mean_ci_counts([5.0], [3]) == bootstrap_mean_ci([5.0, 5.0, 5.0])
+    # more distinct values than the multinomial path takes: the sample listed in ascending order, by index
+    many = rng.normal(5, 2, size=1500)
+    assert bootstrap_mean_ci_counts(many[::-1], [1] * 1500, n_boot=200, seed=2) == bootstrap_mean_ci(
+        np.sort(many), n_boot=200, seed=2)
+    for bad in (([1.0], [1, 2]), ([1.0], [-1]), ([1.0], [0.5])):
+        with pytest.raises(ValueError):
+            bootstrap_mean_ci_counts(*bad)
+    with pytest.raises(ValueError):
+        bootstrap_mean_ci_counts([1.0, 2.0], [1, 1], level=0)
+
+
+def test_run_score_intervals_of_counted_replies_equal_the_listed_ones():
+    """fct_model_run_score_intervals passes the replies counted by value (n_rows): the same table as listing them."""
+    listed = _replies()
+    keys = [c for c in listed.columns]
+    counted = (listed.fillna({"total": -1}).groupby(keys, dropna=False).size().rename("n_rows").reset_index()
+               .replace({"total": {-1: None}}))
+    assert len(counted) < len(listed)
+    a = run_score_intervals(listed, n_boot=500, min_replies=2).sort_values("system_id").reset_index(drop=True)
+    b = run_score_intervals(counted, n_boot=500, min_replies=2).sort_values("system_id").reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, b)
 
 
 def test_find_interval_columns():

