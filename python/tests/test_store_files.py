@@ -56,7 +56,7 @@ def test_store_file_problems_name_file_row_and_column(tmp_path):
     assert "not read: the build reads only data/ratings/<suite>/*.csv" in problems[6]
 
 
-def test_bundled_store_has_no_header_problem():
+def test_bundled_store_has_no_file_problem():
     assert store_file_problems() == []
     assert store_file_problems(paths.ratings_store()) == []
 

@@ -65,10 +65,7 @@ def bootstrap_mean_ci(values: Sequence, level: float = 0.95, n_boot: int = 2000,
     values (the same bootstrap distribution, fast on a million replies); otherwise as indices, in chunks so memory
     stays bounded on large n.
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
-    if n_boot < 1:
-        raise ValueError(f"n_boot must be at least 1, got {n_boot}")
+    _check_level_and_n_boot(level, n_boot)
     if isinstance(values, np.ndarray) and values.dtype.kind == "f":
         x = values[~np.isnan(values)].astype(float)  # the same values as the loop below, without a Python loop
     else:
@@ -117,10 +114,7 @@ def bootstrap_mean_ci_counts(values: Sequence, counts: Sequence, level: float = 
     merged = np.bincount(inverse, weights=c[keep], minlength=len(distinct)).astype(np.int64)
     if len(distinct) > MAX_DISTINCT_FOR_COUNTS:
         return bootstrap_mean_ci(np.repeat(distinct, merged), level=level, n_boot=n_boot, seed=seed)
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
-    if n_boot < 1:
-        raise ValueError(f"n_boot must be at least 1, got {n_boot}")
+    _check_level_and_n_boot(level, n_boot)
     n = int(merged.sum())
     if n == 0:
         return StatResult(None, 0, "no values")
@@ -130,6 +124,13 @@ def bootstrap_mean_ci_counts(values: Sequence, counts: Sequence, level: float = 
     means = _multinomial_means(np.random.default_rng(seed), distinct, merged, n, n_boot)
     lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return StatResult(mean, n, low=float(lo), high=float(hi))
+
+
+def _check_level_and_n_boot(level: float, n_boot: int) -> None:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    if n_boot < 1:
+        raise ValueError(f"n_boot must be at least 1, got {n_boot}")
 
 
 def _multinomial_means(rng: np.random.Generator, distinct: np.ndarray, counts: np.ndarray, n: int,
