@@ -195,9 +195,25 @@ def test_jsonl_line_separator_inside_a_string_is_legal(env):
 
 
 def test_rater_is_trimmed_and_blind_flag_checked(env):
-    f = write(env["tmp"] / "r.csv", HEADER + "t1-S07,C,camille,correctness,2,\n")
+    f = write(env["tmp"] / "r.csv", HEADER + "t1-S07,C,,correctness,2,\n")
     target, _ = store.import_ratings(f, env["catalog"], store_dir=env["store_dir"], rater="  grace  ")
     assert next(csv.DictReader(open(target, encoding="utf-8")))["rater_id"] == "grace"
     bad = write(env["tmp"] / "bad.csv", "suite,item_id,system_id,rater_id,criterion,score,is_blind\n"
                 "larkfield,S07,Gemma 3 4B (local),grace,completeness,1,maybe\n")
     assert rejected(bad, env) == [f"{bad}:2:is_blind: 'maybe' is not true or false"]
+
+
+def test_rater_options_fill_empty_cells_and_never_replace_a_filled_one(env):
+    f = write(env["tmp"] / "mixed.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
+              "t1-S07,A,,,correctness,2\n"      # empty cells: the options fill them
+              "t1-S07,B,grace,human,correctness,1\n"  # the same values: accepted
+              "t1-S07,C,camille,judge,correctness,0\n")  # someone else's rating, another kind: both named
+    assert rejected(f, env, rater="grace", rater_kind="human") == [
+        f"{f}:4:rater_id: 'camille' differs from --rater 'grace'; empty the column or leave out --rater",
+        f"{f}:4:rater_kind: 'judge' differs from --rater-kind 'human'; empty the column or leave out --rater-kind"]
+    assert not list(env["store_dir"].rglob("*.csv"))  # all or nothing
+    ok = write(env["tmp"] / "ok.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
+               "t1-S07,A,,,correctness,2\nt1-S07,B, grace ,human,correctness,1\n")
+    target, n = store.import_ratings(ok, env["catalog"], store_dir=env["store_dir"], rater="grace", rater_kind="human")
+    stored = list(csv.DictReader(open(target, encoding="utf-8")))
+    assert n == 2 and [(r["rater_id"], r["rater_kind"]) for r in stored] == [("grace", "human")] * 2

@@ -76,9 +76,11 @@ def _register_ratings(app: typer.Typer) -> None:
     @app.command("import-ratings")
     def import_ratings_cmd(
         file: str = typer.Argument(..., help="CSV or JSONL ratings file"),
-        rater: str = typer.Option(None, help="Rater id for every row (else the rater_id column)"),
+        rater: str = typer.Option(
+            None, help="Rater id of every row whose rater_id is empty (a filled one that differs is refused)"),
         rater_kind: str = typer.Option(
-            None, help="human | judge | program | metric | adjudicator (else the column, else human)"),
+            None, help="human | judge | program | metric | adjudicator, for every row whose rater_kind is empty "
+            "(a filled one that differs is refused; default human)"),
         correction: bool = typer.Option(False, "--correction", help="Accept re-ratings of stored ratings as "
                                         "corrections (appended; the latest counts; nothing is overwritten)"),
     ) -> None:

@@ -421,6 +421,11 @@ def _rating_row(row: dict, catalog: Catalog, rater: str | None, rater_kind: str 
 
 def _rater_fields(row: dict, rec: dict, rater: str | None, rater_kind: str | None, bad) -> None:
     """Fill rater_id, rater_kind, reason, reported_decision and reported_total of ``rec``; report bad values."""
+    # an option fills the column; it never replaces a filled cell that says otherwise (whose rating it is)
+    for column, option, flag in (("rater_id", rater, "--rater"), ("rater_kind", rater_kind, "--rater-kind")):
+        if option is not None and _get(row, column) and _get(row, column).strip() != option.strip():
+            bad(column, f"{_get(row, column).strip()!r} differs from {flag} {option.strip()!r}; "
+                        f"empty the column or leave out {flag}")
     rec["rater_id"] = (rater or _get(row, "rater_id")).strip()
     if rater_id_problem(rec["rater_id"]):
         bad("rater_id", rater_id_problem(rec["rater_id"]))
