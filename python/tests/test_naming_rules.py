@@ -26,6 +26,7 @@ RATER_COMMENT_RELATIONS = {"fct_ratings", "fct_criterion_scores", "fct_larkfield
 TYPES = {
     "system_id": "VARCHAR",
     "rubric_version": "INTEGER",
+    "source_row": "INTEGER",
     "exact_agreement": "DOUBLE",
     "mean_score": "DECIMAL(18,4)",
     "composite": "DECIMAL(18,12)",

@@ -76,7 +76,26 @@ def test_impossible_timestamps_are_problems_not_a_landing_crash(suite, tmp_path)
     import duckdb
     got = duckdb.sql(f"select source_row, rated_at from '{tmp_path / 'landing' / 'ratings.parquet'}' "
                      "where rated_at is not null order by source_row").fetchall()
-    assert got == [(2, "2026-01-31 00:00:00.000000"), (7, "2026-12-01 09:00:00.000000")]
+    # source_row counts data rows (1 = the first after the header): the lines 2 and 7 the problems named
+    assert got == [(1, "2026-01-31 00:00:00.000000"), (6, "2026-12-01 09:00:00.000000")]
+
+
+def test_source_row_counts_records_and_problems_name_lines(suite, tmp_path):
+    """A quoted reason over two lines: the problems name the line a record starts on, source_row the record's
+    number among the file's data rows, as the ratings store, the judge calls and the decisions' CSVs do."""
+    import pyarrow.parquet as pq
+
+    edit(suite / "ratings.csv", "q1,model_a,ana,correctness,2,", 'q1,model_a,ana,correctness,2,"two\nlines"')
+    edit(suite / "ratings.csv", "q2,model_a,ana,correctness,2,", "q2,model_a,ana,correctness,two,")
+    assert messages(suite) == ["suites/team_qa/ratings.csv:5:score: score is not a decimal: 'two'"]
+    edit(suite / "ratings.csv", "q2,model_a,ana,correctness,two,", "q2,model_a,ana,correctness,2,")
+    suites, problems = check_all(suite.parent, ["team_qa"])
+    assert problems == []
+    land(suites, tmp_path / "landing")
+    got = pq.read_table(tmp_path / "landing" / "ratings.parquet").to_pydict()
+    n = len(got["source_row"])
+    assert got["source_row"] == list(range(1, n + 1)) and n == len((suite / "ratings.csv").read_text().splitlines()) - 2
+    assert got["reason"][got["source_row"].index(1)] == "two\nlines"
 
 
 def test_duplicated_key(suite):

@@ -349,6 +349,9 @@ def _read_file(path: Path, problems: list[Problem], keep: frozenset[str] = froze
         header = _csv_header(path) if suffix == ".csv" else sorted({k for _, r in rows for k in r})
         df = pd.DataFrame([r for _, r in rows], columns=header, dtype=object).fillna("").astype(TEXT)
         df["_row"] = [line for line, _ in rows]
+    # the record's number among the file's data rows (1 = first; a CSV's header is not one): source_row, as every
+    # other source numbers its rows; _row stays the line the problems name
+    df["_source_row"] = np.arange(1, len(df) + 1, dtype=np.int64)
     df["_file"] = _repeat_text(name, len(df))
     return df
 
@@ -453,7 +456,8 @@ def read_table_files(folder: Path, problems: list[Problem],
             for c in spec.names:
                 if c not in df.columns:
                     df[c] = _repeat_text("", len(df))
-            out[table] = df[spec.names + ["_file", "_row"]].fillna("").astype({c: TEXT for c in spec.names + ["_file"]})
+            out[table] = df[spec.names + ["_file", "_row", "_source_row"]].fillna("").astype(
+                {c: TEXT for c in spec.names + ["_file"]})
     return out
 
 

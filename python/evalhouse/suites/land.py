@@ -225,10 +225,10 @@ def _suite_part(df: pd.DataFrame, table: str, suite: str) -> pa.Table:
         elif c == "source_file":
             arrays.append(_text_array(df["_file"]))
         elif c == "source_row":
-            # the row as problems name it (CSV: the line), or the data row a reader gives (_source_row: a GRADE
-            # pack row, 1 = the file's first data row)
-            rows = df["_source_row"] if "_source_row" in df.columns else df["_row"]
-            arrays.append(pa.array(pd.to_numeric(rows, errors="coerce").astype("Int64"), type=pa.int64()))
+            # the row's number among its file's data rows, 1 = first (check.read_table_files, grade.packs): not
+            # the CSV line the problems name (the header is line 1)
+            arrays.append(pa.array(pd.to_numeric(df["_source_row"], errors="coerce").astype("Int64"),
+                                   type=pa.int64()))
         elif c in df.columns:
             arrays.append(_text_array(_normalised(df, table, c)))
         else:
