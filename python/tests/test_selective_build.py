@@ -82,6 +82,17 @@ def test_a_file_change_marks_the_sources_that_can_read_it(tmp_path, monkeypatch)
     assert [k for k in after if after[k] != again[k]] == ["s.packs"]
     (root / "store" / "b" / "2.csv").unlink()
     assert build_state.source_fingerprints(root)["s.store"] == before["s.store"]  # content, not file times
+    # a file no glob of the source can match changes nothing; one it could match in another case, hidden or
+    # deeper down does (more than DuckDB reads: the plan may run too much, never too little)
+    (root / "store" / "a" / "notes.txt").write_text("n")
+    (root / "store" / "README.md").write_text("r")
+    assert build_state.source_fingerprints(root) == {**again, "s.store": before["s.store"]}
+    for extra in ("store/a/3.CSV", "store/a/.4.csv", "store/a/deep/5.csv"):
+        (root / extra).parent.mkdir(parents=True, exist_ok=True)
+        (root / extra).write_text("x")
+        assert build_state.source_fingerprints(root)["s.store"] != before["s.store"], extra
+        (root / extra).unlink()
+    assert build_state.source_fingerprints(root)["s.store"] == before["s.store"]
     # a folder linked into the glob's folder is followed, as DuckDB's glob follows it
     outside = tmp_path.parent / (tmp_path.name + "_linked")
     outside.mkdir()

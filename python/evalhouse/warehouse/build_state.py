@@ -7,7 +7,8 @@
   ``evalhouse`` package (the Python models and the suite landing call it), the Python version and the name and
   version of every installed distribution (dbt, DuckDB, pandas, scipy ...);
 * ``sources``: per dbt source (``"ratings_store.ratings"``), the sha256 of the files its ``meta.path`` can read
-  (``read_source``): every file under the path's folder up to its first wildcard, or the one file it names.
+  (``read_source``): every file under the path's folder up to its first wildcard whose name matches the path's
+  last part in any case, or the one file it names.
 
 Given that state, the next build runs (``plan``):
 
@@ -29,6 +30,7 @@ reaches any of them selects the whole chain.
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -111,13 +113,17 @@ def source_paths(project: Path) -> dict[str, str | None]:
 
 
 def _files_of(project: Path, path: str) -> list[Path]:
-    """Every file the path can read: those under its folder up to the first wildcard, or the file it names."""
+    """Every file the path can read: those under its folder up to the first wildcard whose name matches the path's
+    last part in any case (``*.csv``: ``a.CSV``, ``.b.csv`` too), or the file it names. More than DuckDB's glob
+    reads (any depth, any case, hidden files), so the plan stays sound; a ``notes.txt`` beside the store's CSVs
+    changes nothing."""
     full = Path(path) if Path(path).is_absolute() else project / path
     parts = full.parts
     for i, part in enumerate(parts):
         if _WILDCARD.search(part):
             folder = Path(*parts[:i])
-            return files_under(folder)
+            name = parts[-1].lower()
+            return [f for f in files_under(folder) if fnmatch.fnmatchcase(f.name.lower(), name)]
     return [full] if full.is_file() else []
 
 
