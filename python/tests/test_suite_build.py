@@ -16,7 +16,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SELECT = ("--quiet", "--indirect-selection", "cautious", "--select", "+fct_model_run_scores",
           "+fct_two_reader_agreement", "+fct_model_run_criterion_scores", "+fct_model_run_score_intervals",
-          "+dim_items", "+dim_rubric_levels")
+          "+dim_items", "+dim_rubric_levels", "+int_reliability_scores")
 
 SUITE_YML = """\
 title: Team QA
@@ -102,6 +102,18 @@ def test_model_run_scores_by_hand(project):
         ("ben", "model_a", 4, 3, 13, 8.13),  # 13/16 x 10 = 8.125, half-up
         ("ben", "model_b", 4, 2, 10, 6.25),
     ]
+
+
+def test_item_ids_shared_with_another_suite_do_not_repeat_reliability_rows(project):
+    """team_qa's items are q1-q4, as example_qa's are (ids are unique within a suite): the reliability scores join a
+    response's item within its suite, so each suite keeps one row per response x rater x criterion."""
+    dst, _ = project
+    rows = dict(query(dst, "select suite, count(*) from int_reliability_scores "
+                           "where suite in ('team_qa', 'example_qa') group by suite"))
+    ratings = dict(query(dst, "select suite, count(*) from int_ratings where suite in ('team_qa', 'example_qa') "
+                              "and response_known and rater_kind <> 'adjudicator' group by suite"))
+    assert rows["team_qa"] == 2 * 8 * 2  # ana and ben x 8 replies x 2 criteria
+    assert rows["example_qa"] == ratings["example_qa"]  # each rated once
 
 
 def test_points_lost_honour_the_lower_is_better_criterion(project):

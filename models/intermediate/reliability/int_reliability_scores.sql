@@ -115,7 +115,7 @@ scores as (
         rater_scores.excluded_reason
     from rater_scores
     inner join responses on responses.response_id = rater_scores.response_id
-    left join items on items.item_id = responses.item_id
+    left join items on items.suite = responses.suite and items.item_id = responses.item_id
 
     union all
 
@@ -145,7 +145,7 @@ scores as (
         on criteria.rubric_id = metric.rubric_id
        and criteria.rubric_version = metric.rubric_version
     inner join responses on responses.response_id = metric.response_id
-    left join items on items.item_id = responses.item_id
+    left join items on items.suite = responses.suite and items.item_id = responses.item_id
     where {{ affected_responses('metric.response_id') }}
 ),
 
