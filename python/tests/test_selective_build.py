@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -256,6 +257,35 @@ def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(pr
         assert res.returncode == 0, res.stdout[-4000:]
     # the state saved by the --full-refresh build: the next build has nothing to do
     assert "nothing changed" in run()
+
+
+def test_a_rater_with_two_kinds_stops_the_build_at_its_own_test(project):
+    """A store file copied in by hand (import-ratings would refuse it) that makes the course team a judge: the build
+    fails at assert_one_kind_per_rater, which names the rater, its kinds and files, before the rating marts (whose
+    grain tests used to be the first to fail). The next test's build runs every node anyway."""
+    dst, _ = project
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    for name in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(name, None)
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        rid, crit, ver = con.execute(
+            "select response_id, criterion, rubric_version from int_effective_scores where suite = 'larkfield' "
+            "and rater_id = 'course_team' and rating_id is not null order by all limit 1").fetchone()
+    hand = dst / "data" / "ratings" / "larkfield" / "20270102T000000Z_by_hand.csv"
+    hand.write_text("suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at\n"
+                    f"larkfield,{rid},course_team,judge,{crit},1,larkfield_support,{ver},2027-01-02T00:00:00\n")
+    try:
+        res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish"], cwd=dst, env=env,
+                             capture_output=True, text=True)
+    finally:
+        hand.unlink()
+    assert res.returncode != 0
+    assert "Failure in test assert_one_kind_per_rater" in res.stdout, res.stdout[-4000:]
+    failed = [line.split("  ", 1)[1] for line in res.stdout.splitlines()
+              if "Failure in test" in line or "Error in test" in line]
+    assert failed == ["Failure in test assert_one_kind_per_rater (tests/core/assert_one_kind_per_rater.sql)"], \
+        res.stdout[-4000:]
+    assert re.search(r"SKIP relation main\.int_effective_scores \.", res.stdout), res.stdout[-4000:]
 
 
 def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):

@@ -194,6 +194,34 @@ def test_jsonl_line_separator_inside_a_string_is_legal(env):
     assert n == 1
 
 
+def test_a_rater_has_one_kind_in_a_suite(env):
+    """One rater, two kinds in a suite would repeat the rater's rows in the marts (the build's grain tests failed):
+    refused within the file, against the store and against the warehouse, naming where the other kind is."""
+    f = write(env["tmp"] / "two_kinds.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
+              "t1-S07,A,lea,human,correctness,2\n"
+              "t1-S07,A,lea,adjudicator,completeness,1\n"     # the same reply, another kind
+              "t1-S07,B,lea,,correctness,1\n"                 # empty: human, as the first row
+              "t1-S07,B,course_team,judge,correctness,1\n")   # human in the bundled warehouse
+    assert rejected(f, env) == [
+        f"{f}:3:rater_kind: rater 'lea' is 'adjudicator' here and 'human' at {f}:2; a rater has one kind in a "
+        "suite (import these ratings under another rater id)",
+        f"{f}:5:rater_kind: rater 'course_team' is 'judge' here and 'human' at "
+        "data/ratings/larkfield/20260105T000000Z_course_team_lesson_figure.csv (in the warehouse); a rater has one "
+        "kind in a suite (import these ratings under another rater id)"]
+    assert not list(env["store_dir"].rglob("*.csv"))
+    first = write(env["tmp"] / "lea.csv", "packet_id,letter,criterion,score\nt1-S07,A,correctness,2\n")
+    target, _ = store.import_ratings(first, env["catalog"], store_dir=env["store_dir"], rater="lea")
+    later = write(env["tmp"] / "adjudicate.csv", "packet_id,letter,criterion,score\nt1-S07,B,correctness,1\n")
+    assert rejected(later, env, rater="lea", rater_kind="adjudicator") == [
+        f"{later}:2:rater_kind: rater 'lea' is 'adjudicator' here and 'human' at {target}:2; a rater has one kind "
+        "in a suite (import these ratings under another rater id)"]
+    _, n = store.import_ratings(later, env["catalog"], store_dir=env["store_dir"], rater="lea-adjudication",
+                                rater_kind="adjudicator")
+    assert n == 1
+    assert rejected(later, env, rater="max", rater_kind="jduge") == [
+        f"{later}:-:rater_kind: --rater-kind 'jduge' is not one of human, judge, program, metric, adjudicator"]
+
+
 def test_rater_is_trimmed_and_blind_flag_checked(env):
     f = write(env["tmp"] / "r.csv", HEADER + "t1-S07,C,,correctness,2,\n")
     target, _ = store.import_ratings(f, env["catalog"], store_dir=env["store_dir"], rater="  grace  ")

@@ -157,6 +157,25 @@ def test_judge_scores_are_kept_as_recorded_but_a_person_must_give_a_level(suite)
                                "within 0-2"]
 
 
+def test_a_rater_has_one_kind_in_a_suite(suite):
+    """cy is human (the column's default) in one file; as a judge in the next file she is refused on each such
+    row, naming where her first kind is; raters with one kind throughout (ana, ben, judge:m) are fine."""
+    (suite / "ratings").mkdir()
+    (suite / "ratings.csv").rename(suite / "ratings" / "a.csv")
+    (suite / "ratings" / "b.csv").write_text(
+        "item_id,system_id,rater_id,criterion,score\nq1,model_a,cy,correctness,2\n", encoding="utf-8")
+    (suite / "ratings" / "c.csv").write_text(
+        "item_id,system_id,rater_id,criterion,score,rater_kind\n"
+        "q1,model_b,cy,correctness,2,judge\nq1,model_b,judge:m,correctness,2,judge\n"
+        "q2,model_b,cy,correctness,1,judge\n", encoding="utf-8")
+    why = ("rater 'cy' is 'judge' here and 'human' at suites/team_qa/ratings/b.csv:2; a rater has one kind in a "
+           "suite (give these ratings another rater id)")
+    assert messages(suite) == [f"suites/team_qa/ratings/c.csv:2:rater_kind: {why}",
+                               f"suites/team_qa/ratings/c.csv:4:rater_kind: {why}"]
+    edit(suite / "ratings" / "c.csv", "cy", "cy-judge", 2)
+    assert messages(suite) == []
+
+
 RULES_YML = ("first_filter: false\ngrounding: true\nanswer_rules:\n"
              "  numeric_fact: [house_exact, house_tolerance]\n"
              "  string_fact:\n    - house_exact\n    - {rule}\n")

@@ -101,6 +101,8 @@ class Catalog:
     item_rubric: dict[tuple[str, str], str] = field(default_factory=dict)  # (suite, item) -> the one rubric rated
     response_item: dict[str, tuple[str, str]] = field(default_factory=dict)  # response_id -> (suite, item_id)
     keys: dict[tuple[str, str], dict] = field(default_factory=dict)  # (packet_id, letter) -> key row
+    # (suite, rater_id) -> (rater_kind, where: the first source file of the rater's ratings with that kind)
+    rater_kinds: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
     def rubric_for(self, suite: str, item_id: str) -> tuple[str | None, str | None]:
         """The rubric a rating of this item uses when the row names none: the one rubric the item's responses
@@ -140,6 +142,16 @@ class Catalog:
             """
         ).fetchall():
             cat.item_rubric[(suite, item)] = rubric
+        for suite, rater, kind, first_file in con.execute(
+            """
+            select suite, rater_id, rater_kind, min(source_file)
+            from fct_ratings
+            where rater_id is not null and rater_kind is not null
+            group by suite, rater_id, rater_kind
+            order by suite, rater_id, rater_kind desc
+            """
+        ).fetchall():
+            cat.rater_kinds[(suite, rater)] = (kind, f"{first_file} (in the warehouse)")
         cat.keys = read_keys(keys_dir or paths.blind_keys_dir())
         return cat
 
@@ -232,17 +244,23 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
     return rows
 
 
-def existing_keys(store_dir: Path, keys: dict | None = None) -> dict[tuple, str]:
-    """Identity of every rating already in the store -> 'file:row', for duplicate detection.
+def existing_keys(store_dir: Path, keys: dict | None = None
+                  ) -> tuple[dict[tuple, str], dict[tuple[str, str], tuple[str, str]]]:
+    """What the store already holds: (identity of every rating -> 'file:row', for duplicate detection;
+    (suite, rater_id) -> (rater_kind, 'file:row' of the rater's first row with it), for the one-kind rule).
 
     A blind row is identified by the response its packet letter hides (through ``keys``), so a blind and a direct
-    rating of the same reply by the same rater, criterion and version are duplicates of each other."""
+    rating of the same reply by the same rater, criterion and version are duplicates of each other. An empty
+    rater_kind (files of older versions) is human, as the build reads it."""
     seen: dict[tuple, str] = {}
+    kinds: dict[tuple[str, str], tuple[str, str]] = {}
     for f in sorted(Path(store_dir).glob("*/*.csv")):
         with open(f, encoding="utf-8-sig", newline="") as fh:
             for i, row in enumerate(csv.DictReader(fh), start=2):
                 seen[_identity(row, keys)] = f"{f}:{i}"
-    return seen
+                kinds.setdefault((row.get("suite") or f.parent.name, row.get("rater_id") or ""),
+                                 (row.get("rater_kind") or "human", f"{f}:{i}"))
+    return seen, kinds
 
 
 # columns every store file must have (files written by older versions lack the judge and reported columns)
@@ -309,9 +327,13 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
     appended as corrections, the stored rating stays, and the latest counts for scoring. Repeats within the file
     are always rejected."""
     name = str(path)
+    if rater_kind is not None and rater_kind not in RATER_KINDS:
+        raise ImportRejected([f"{name}:-:rater_kind: --rater-kind {rater_kind!r} is not one of "
+                              f"{', '.join(RATER_KINDS)}"])
     rows = read_rows(Path(path))
     store_dir = Path(store_dir) if store_dir else paths.ratings_store()
-    stored = existing_keys(store_dir, catalog.keys)
+    stored, stored_kinds = existing_keys(store_dir, catalog.keys)
+    kinds = {**catalog.rater_kinds, **stored_kinds}  # the store's rows name a line; the warehouse's only a file
     if rows:
         _check_header(name, rows, rater)
     problems: list[str] = []
@@ -327,6 +349,11 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
         if rec is None:
             continue
         rec["rated_at"] = rated_at
+        kind, where = kinds.setdefault((rec["suite"], rec["rater_id"]), (rec["rater_kind"], f"{name}:{line}"))
+        if rec["rater_id"] and rec["rater_kind"] in RATER_KINDS and kind != rec["rater_kind"]:
+            bad("rater_kind", f"rater {rec['rater_id']!r} is {rec['rater_kind']!r} here and {kind!r} at {where}; a "
+                              "rater has one kind in a suite (import these ratings under another rater id)")
+            continue
         ident = _identity(rec, catalog.keys)
         if ident in seen_in_file:
             bad("criterion", f"duplicate rating: same reply, rater, criterion and version as row {seen_in_file[ident]}")

@@ -155,7 +155,7 @@ _RATINGS = Table(
         Column("repetition", "integer", description="With item_id and system_id; default 1."),
         Column("rater_id", required=True, description="Who rated (a person, judge:<model>, a program)."),
         Column("rater_kind", allowed=RATER_KINDS, description="human | judge | program | metric | adjudicator; "
-               "default human."),
+               "default human; one kind per rater in the suite."),
         Column("criterion", required=True, description="A criterion of the rubric."),
         Column("score", "decimal", required=True, description="A level of the criterion's scale (a person's score "
                "must be one); a judge, program or metric score is kept as recorded, and one that is not a whole "
