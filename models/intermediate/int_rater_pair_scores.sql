@@ -1,6 +1,9 @@
 -- Two readers on shared replies: one row per pair of raters (rater_a < rater_b) x response x rubric version x
 -- measure, where measure is a criterion, 'all_criteria' (the complete score vectors, as text) or 'ready'.
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
+-- Adjudicators (rater_kind adjudicator) are left out: an adjudication settles the readers' disagreement after
+-- reading them, so it is not a reading to agree with (fct_round_disagreements shows it; int_reliability_scores
+-- leaves it out too).
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 -- only the columns used: each CTE is read more than once, and DuckDB keeps such a CTE with every column it selects
@@ -8,7 +11,7 @@
 with scores as (
     select suite, rubric_id, rubric_version, rater_id, response_id, criterion, criterion_order, score
     from {{ ref('int_effective_scores') }}
-    where score_status = 'scored' and {{ affected_responses('response_id') }}
+    where score_status = 'scored' and rater_kind <> 'adjudicator' and {{ affected_responses('response_id') }}
 ),
 
 replies as (
@@ -16,7 +19,7 @@ replies as (
         reply_scores.suite, reply_scores.rubric_id, reply_scores.rubric_version, reply_scores.rater_id,
         reply_scores.response_id, reply_scores.score_status, reply_scores.ready
     from {{ ref('int_reply_scores') }} as reply_scores
-    where {{ affected_responses('reply_scores.response_id') }}
+    where reply_scores.rater_kind <> 'adjudicator' and {{ affected_responses('reply_scores.response_id') }}
 ),
 
 criterion_pairs as (

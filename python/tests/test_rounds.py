@@ -264,6 +264,11 @@ def test_adjudication_template_lists_disagreements_once_per_criterion(con, dirs,
                 "readings varchar)")
     con.execute("insert into fct_round_disagreements values ('rd1', 'resp-03', 'accuracy', 'ana=2; ben=1'), "
                 "('rd1', 'resp-03', 'ready', 'ana=true; ben=false'), ('other', 'resp-04', 'accuracy', 'x=1; y=2')")
+    con.execute("create table fct_round_readings (round_id varchar, response_id varchar, measure varchar, "
+                "rater_id varchar, value varchar)")
+    con.execute("insert into fct_round_readings values ('rd1', 'resp-03', 'accuracy', 'ben', '1'), "
+                "('rd1', 'resp-03', 'accuracy', 'ana', '2'), ('rd1', 'resp-03', 'tone', 'ben', '1'), "
+                "('rd1', 'resp-03', 'tone', 'ana', '1'), ('other', 'resp-03', 'tone', 'x', '0')")
     con.execute("drop table dim_rubric_levels")
     con.execute("create table dim_rubric_levels (suite varchar, rubric_id varchar, rubric_version integer, "
                 "criterion varchar, criterion_order integer)")
@@ -273,7 +278,7 @@ def test_adjudication_template_lists_disagreements_once_per_criterion(con, dirs,
     assert rounds.adjudication_template(con, "rd1", out, root=dirs["root"]) == 2
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [(r["response_id"], r["criterion"], r["score"], r["readings"]) for r in rows] == [
-        ("resp-03", "accuracy", "", "ana=2; ben=1"), ("resp-03", "tone", "", "agreed")]
+        ("resp-03", "accuracy", "", "ana=2; ben=1"), ("resp-03", "tone", "", "agreed: ana=1; ben=1")]
     with pytest.raises(FileExistsError):
         rounds.adjudication_template(con, "rd1", out, root=dirs["root"])
     con.execute("delete from fct_round_disagreements where round_id = 'rd1'")

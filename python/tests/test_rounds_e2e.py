@@ -65,8 +65,8 @@ def project(tmp_path_factory):
     assert sorted(p.name for p in (REPO / "data").rglob("*")) == repo_data, "a test wrote into the repo's data/"
 
 
-def _build_rounds(project: Path) -> None:
-    select = [f"{src}+,+{m}" for src in SOURCES for m in MARTS]
+def _build_rounds(project: Path, marts: tuple[str, ...] = MARTS) -> None:
+    select = [f"{src}+,+{m}" for src in SOURCES for m in marts]
     res = subprocess.run([str(BIN / "evalhouse"), "build", "--indirect-selection", "cautious", "--select", *select],
                          cwd=project, env=_env(project), capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, f"build failed:\n{res.stdout[-4000:]}\n{res.stderr[-3000:]}"
@@ -257,3 +257,52 @@ def test_round_created_scored_and_agreement_after_build(project, server, monkeyp
         browser.close()
 
     _assert_round_marts(order)
+    _adjudicate(project, order)
+
+
+def _adjudicate(project: Path, order: list[str]) -> None:
+    """The lead writes the adjudication template, lea (not a reader) fills it in and it is imported as ratings of
+    kind adjudicator: after a build fct_round_disagreements shows her values, the readers' agreement is unchanged,
+    and she is paired with no reader in fct_two_reader_agreement (an adjudication is not a reading)."""
+    from evalhouse.warehouse.published import connect_readonly
+
+    env = _env(project)
+    out = project / "adjudicate.csv"
+    res = subprocess.run([str(BIN / "evalhouse"), "round", "adjudication-template", ROUND, str(out)], cwd=project,
+                         env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    # every criterion of the two replies to adjudicate; the readers' values beside each (SCORES)
+    assert [(r["response_id"], r["criterion"], r["score"], r["readings"]) for r in rows] == [
+        (order[1], "correctness", "", "agreed: ana=2; ben=2"), (order[1], "completeness", "", "ana=1; ben=2"),
+        (order[1], "format_compliance", "", "agreed: ana=2; ben=2"),
+        (order[1], "appropriate_abstention", "", "agreed: ana=2; ben=2"),
+        (order[3], "correctness", "", "agreed: ana=0; ben=0"), (order[3], "completeness", "", "agreed: ana=0; ben=0"),
+        (order[3], "format_compliance", "", "ana=2; ben=1"),
+        (order[3], "appropriate_abstention", "", "agreed: ana=2; ben=2")]
+    for r in rows:  # lea settles both disagreements on 2 and keeps the agreed values
+        r["score"] = "2" if not r["readings"].startswith("agreed") else r["readings"].split("ana=")[1][0]
+    with out.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    res = subprocess.run([str(BIN / "evalhouse"), "import-ratings", str(out), "--rater", "lea", "--rater-kind",
+                          "adjudicator"], cwd=project, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    _build_rounds(project, (*MARTS, "fct_ratings", "fct_two_reader_agreement"))  # and fct_ratings' kind test
+    with connect_readonly() as con:
+        adjudicated = con.execute("select response_id, measure, is_adjudicated, adjudication "
+                                  "from fct_round_disagreements where round_id = ? and measure <> 'ready' "
+                                  "order by all", [ROUND]).fetchall()
+        not_adjudicated = con.execute("select count(*) from fct_round_disagreements where round_id = ? "
+                                      "and not is_adjudicated", [ROUND]).fetchone()[0]
+        kinds = con.execute("select rater_kind, count(*) from fct_ratings where rater_id = 'lea' "
+                            "group by all").fetchall()
+        paired = con.execute("select count(*) filter (where 'lea' in (rater_a, rater_b)), "
+                             "count(*) filter (where rater_a = 'ana' and rater_b = 'ben') "
+                             "from fct_two_reader_agreement").fetchone()
+    assert adjudicated == [(order[1], "completeness", True, "lea=2"), (order[3], "format_compliance", True, "lea=2")]
+    assert not_adjudicated == 0  # ready too: her complete reading gives the reply's decision
+    assert kinds == [("adjudicator", 8)]
+    assert paired[0] == 0 and paired[1] > 0
+    _assert_round_marts(order)  # the readings and the agreement are the readers' alone

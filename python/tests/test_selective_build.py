@@ -286,6 +286,10 @@ def test_a_rater_with_two_kinds_stops_the_build_at_its_own_test(project):
     assert failed == ["Failure in test assert_one_kind_per_rater (tests/core/assert_one_kind_per_rater.sql)"], \
         res.stdout[-4000:]
     assert re.search(r"SKIP relation main\.int_effective_scores \.", res.stdout), res.stdout[-4000:]
+    # and the rows the test returned, so the failure names the rater and the files without opening the warehouse
+    assert "assert_one_kind_per_rater: its failing rows:\n  suite=larkfield; rater_id=course_team; n_kinds=2; " \
+           "kinds=human in data/ratings/larkfield/20260105T000000Z_course_team_lesson_figure.csv; judge in " \
+           "data/ratings/larkfield/20270102T000000Z_by_hand.csv\n" in res.stderr, res.stderr[-4000:]
 
 
 def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):

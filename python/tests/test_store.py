@@ -215,6 +215,11 @@ def test_a_rater_has_one_kind_in_a_suite(env):
     assert rejected(later, env, rater="lea", rater_kind="adjudicator") == [
         f"{later}:2:rater_kind: rater 'lea' is 'adjudicator' here and 'human' at {target}:2; a rater has one kind "
         "in a suite (import these ratings under another rater id)"]
+    # a kind cell that differs from --rater-kind is that one problem, not also a second kind for lea
+    cell = write(env["tmp"] / "cell.csv", "packet_id,letter,rater_kind,criterion,score\nt1-S07,B,judge,correctness,1\n")
+    assert rejected(cell, env, rater="lea", rater_kind="adjudicator") == [
+        f"{cell}:2:rater_kind: 'judge' differs from --rater-kind 'adjudicator'; empty the column or leave out "
+        "--rater-kind"]
     _, n = store.import_ratings(later, env["catalog"], store_dir=env["store_dir"], rater="lea-adjudication",
                                 rater_kind="adjudicator")
     assert n == 1

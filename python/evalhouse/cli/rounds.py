@@ -114,5 +114,7 @@ def register(app: typer.Typer) -> None:
                 n = adjudication_template(con, round_id, out_file)
         except (RoundError, WarehouseMissing, FileExistsError) as exc:
             _fail(exc)
-        typer.echo(f"wrote {n} rows to {out_file}: fill in score and reason, then `evalhouse import-ratings "
-                   f"{out_file} --rater <adjudicator> --rater-kind adjudicator`")
+        typer.echo(f"wrote {n} rows to {out_file}: fill in score (and reason) on every row, the agreed criteria too "
+                   "(a complete reading also gives the ready decision), then `evalhouse import-ratings "
+                   f"{out_file} --rater <adjudicator> --rater-kind adjudicator` (an adjudicator id that is not also "
+                   "a reader's)")

@@ -270,6 +270,34 @@ def _run_forwarding_stop(cmd: list[str], **kwargs) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
+def _show_failing_rows(run_results, db, limit: int = 5) -> None:
+    """After a failed dbt build: the first ``limit`` rows each failing data test returns (its compiled query from
+    dbt's run_results.json, run again read-only on the build file), so the failure names the suite, rater, file or
+    key at fault and not only a count. Says nothing when the results or the file cannot be read (dbt's own report
+    above still stands)."""
+    import json
+
+    import duckdb
+
+    try:
+        results = json.loads(run_results.read_text())["results"]
+        failed = [r for r in results if r.get("status") == "fail" and r["unique_id"].startswith("test.")
+                  and r.get("compiled_code")]
+        if not failed:
+            return
+        with duckdb.connect(str(db), read_only=True) as con:
+            for r in failed:
+                cur = con.execute(f"select * from (\n{r['compiled_code']}\n) as failing limit {limit + 1}")
+                names = [d[0] for d in cur.description]
+                rows = cur.fetchall()
+                more = f"the first {limit} of {r.get('failures')}" if len(rows) > limit else "its"
+                typer.echo(f"{r['unique_id'].split('.')[2]}: {more} failing rows:", err=True)
+                for row in rows[:limit]:
+                    typer.echo("  " + "; ".join(f"{n}={v}" for n, v in zip(names, row, strict=True)), err=True)
+    except (OSError, ValueError, KeyError, duckdb.Error):
+        return
+
+
 def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     import os
     import sys
@@ -325,6 +353,7 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
                    "warehouse is unchanged; the next build runs every node)", err=True)
         raise typer.Exit(returncode)
     if returncode != 0:
+        _show_failing_rows(paths.project_dir() / "target" / "run_results.json", paths.build_db())
         typer.echo("error: dbt build failed; nothing published (the published warehouse is unchanged)", err=True)
         limit = os.environ.get("EVALHOUSE_MEMORY_LIMIT", "").strip()
         if limit:

@@ -553,9 +553,11 @@ ADJUDICATION_COLUMNS = ["response_id", "rubric_id", "rubric_version", "criterion
 def adjudication_template(con, round_id: str, out_file: Path, root: Path | None = None) -> int:
     """Write ``out_file`` (CSV, a new file) for the adjudicator: one row per criterion of every reply the round's
     readers disagree on (fct_round_disagreements of the published warehouse), score and reason empty, the readers'
-    values of that criterion in ``readings`` for context (ignored on import). Filled in, it is imported as new
-    ratings with ``evalhouse import-ratings FILE --rater NAME --rater-kind adjudicator``. Returns the rows written;
-    raises RoundError for an unknown round or when there is nothing to adjudicate (nothing written)."""
+    values of that criterion in ``readings`` for context (``ana=2; ben=1``; ``agreed: ana=2; ben=2`` for a criterion
+    they agree on, from fct_round_readings; import-ratings reads the column and ignores it). Every criterion is
+    listed so the adjudicator's reading is complete and gives the reply's ready decision too. Filled in, it is
+    imported as new ratings with ``evalhouse import-ratings FILE --rater NAME --rater-kind adjudicator``. Returns the
+    rows written; raises RoundError for an unknown round or when there is nothing to adjudicate (nothing written)."""
     rnd = load_round(round_id, root)
     replies = [r for (r,) in con.execute(
         "select distinct response_id from fct_round_disagreements where round_id = ? order by 1", [round_id]
@@ -569,7 +571,13 @@ def adjudication_template(con, round_id: str, out_file: Path, root: Path | None 
     readings = {(r, m): v for r, m, v in con.execute(
         "select response_id, measure, readings from fct_round_disagreements where round_id = ?", [round_id]
     ).fetchall()}
+    agreed: dict[tuple[str, str], list[str]] = {}
+    for r, m, rater, value in con.execute(
+            "select response_id, measure, rater_id, value from fct_round_readings where round_id = ? "
+            "order by response_id, measure, rater_id", [round_id]).fetchall():
+        agreed.setdefault((r, m), []).append(f"{rater}={value}")
     rows = [{"response_id": r, "rubric_id": rnd["rubric_id"], "rubric_version": rnd["rubric_version"],
-             "criterion": c, "readings": readings.get((r, c), "agreed")} for r in replies for c in criteria]
+             "criterion": c, "readings": readings.get((r, c)) or "agreed: " + "; ".join(agreed.get((r, c), []))}
+            for r in replies for c in criteria]
     write_new(Path(out_file), _csv_bytes(ADJUDICATION_COLUMNS, rows))
     return len(rows)

@@ -14,7 +14,8 @@ accepted), one row per criterion score, in one of three shapes:
   ``rubric_version``);
 - by name: ``suite, item_id, system_id, criterion, score`` (+ the same optional columns; repetition 1 unless given).
 A column outside ``INPUT_COLUMNS`` is refused (a typo would lose its values), ``rated_at`` too (the store records
-the import time). Every problem is reported as ``file:row:column: message`` (row = line number in the file, the
+the import time); ``readings`` (the readers' values in ``evalhouse round adjudication-template``'s file) is read and
+not stored. Every problem is reported as ``file:row:column: message`` (row = line number in the file, the
 header is row 1)
 and nothing is written unless every row is valid; past 50 problems the message counts the rest per kind.
 
@@ -57,7 +58,8 @@ REPORTED_DECISION_COLUMNS = ("ready", "pass")  # a rater's own verdict, kept as 
 # every column an import file may have (the three shapes, the optional columns, the rater's own verdict)
 INPUT_COLUMNS = ("export_id", "packet_id", "letter", "response_id", "suite", "item_id", "system_id", "repetition",
                  "criterion", "score", "reason", "rater_id", "rater_kind", "rubric_id", "rubric_version", "is_blind",
-                 *REPORTED_DECISION_COLUMNS, "total")
+                 *REPORTED_DECISION_COLUMNS, "total",
+                 "readings")  # the adjudication template's context (the readers' values): read and not stored
 _DECISION_WORDS = {"true": "true", "yes": "true", "1": "true", "pass": "true", "ready": "true",
                    "false": "false", "no": "false", "0": "false", "fail": "false", "not ready": "false"}
 _RATER_ID = re.compile(r"[\w.@ -]+")
@@ -345,15 +347,18 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
         def bad(col: str, msg: str, line: int = line) -> None:
             problems.append(f"{name}:{line}:{col}: {msg}")
 
+        n_problems = len(problems)
         rec = _rating_row(row, catalog, rater, rater_kind, bad)
         if rec is None:
             continue
         rec["rated_at"] = rated_at
-        kind, where = kinds.setdefault((rec["suite"], rec["rater_id"]), (rec["rater_kind"], f"{name}:{line}"))
-        if rec["rater_id"] and rec["rater_kind"] in RATER_KINDS and kind != rec["rater_kind"]:
-            bad("rater_kind", f"rater {rec['rater_id']!r} is {rec['rater_kind']!r} here and {kind!r} at {where}; a "
-                              "rater has one kind in a suite (import these ratings under another rater id)")
-            continue
+        # the one-kind rule, on rows whose rater cells are fine (a cell that differs from --rater-kind says so already)
+        if len(problems) == n_problems and rec["rater_id"]:
+            kind, where = kinds.setdefault((rec["suite"], rec["rater_id"]), (rec["rater_kind"], f"{name}:{line}"))
+            if kind != rec["rater_kind"]:
+                bad("rater_kind", f"rater {rec['rater_id']!r} is {rec['rater_kind']!r} here and {kind!r} at {where}; "
+                                  "a rater has one kind in a suite (import these ratings under another rater id)")
+                continue
         ident = _identity(rec, catalog.keys)
         if ident in seen_in_file:
             bad("criterion", f"duplicate rating: same reply, rater, criterion and version as row {seen_in_file[ident]}")
