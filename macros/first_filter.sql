@@ -59,8 +59,8 @@ end
 coalesce(case
     when not contains({{ x }}, '```') then false
     else list_transform([regexp_extract({{ x }}, '{{ fence }}', ['tag', 'body'])],
-                        fence -> lower(fence.tag) in ('', 'json') and not contains(fence.body, '```')
-                                 and {{ json_strict('fence.body') }})[1]
+                        lambda fence: lower(fence['tag']) in ('', 'json') and not contains(fence['body'], '```')
+                                 and {{ json_strict("fence['body']") }})[1]
 end, false)
 {%- endmacro %}
 
@@ -90,7 +90,7 @@ coalesce(case
     when not contains({{ x }}, '```') then false
     else len(list_filter(
         list_zip(regexp_extract_all({{ x }}, '{{ block }}', 1), regexp_extract_all({{ x }}, '{{ block }}', 2)),
-        block -> lower(regexp_replace(block[1], '^{{ ws }}+|{{ ws }}+$', '', 'g')) in ('', 'json')
+        lambda block: lower(regexp_replace(block[1], '^{{ ws }}+|{{ ws }}+$', '', 'g')) in ('', 'json')
                  and {{ json_strict('block[2]') }})) > 0
 end, false)
 {%- endmacro %}

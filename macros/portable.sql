@@ -37,7 +37,8 @@ array_join(transform(array_sort(collect_list(struct({{ order_expr }}, {{ expr }}
     instead of 3.9 s over 8M rows in 2M groups (DuckDB 1.5 sorts each group of an ordered aggregate on its own).
     Ties of the sort key are ordered by value (string_agg leaves them in any order). -#}
 {% macro duckdb__string_agg_ordered(expr, order_expr, sep) -%}
-array_to_string(list_transform(list_sort(list(row(row({{ order_expr }}), {{ expr }}))), x -> struct_extract_at(x, 2)),
+array_to_string(list_transform(list_sort(list(row(row({{ order_expr }}), {{ expr }}))),
+                               lambda x: struct_extract_at(x, 2)),
                 '{{ sep }}')
 {%- endmacro %}
 
