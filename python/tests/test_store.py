@@ -119,6 +119,7 @@ def test_unknown_ticket_and_model_by_name(env):
     ]
     # a misspelt suite is named as such, with the suites there are
     assert problems[2].startswith(f"{f}:5:suite: unknown suite 'larkfeld'; the warehouse has ")
+    assert problems[2].endswith(" (a suite added under suites/ is known once a `make build` has published it)")
     assert "larkfield" in problems[2].split("the warehouse has ")[1].split(", ")
     assert len(problems) == 3
     ok = write(env["tmp"] / "named_ok.csv", "suite,item_id,system_id,rater_id,criterion,score\n"
@@ -144,6 +145,8 @@ def test_malformed_csv_and_jsonl(env):
     assert rejected(no_rater, env) == [f"{no_rater}:1:rater_id: required column missing (or pass --rater)"]
     no_target = write(env["tmp"] / "nt.csv", "rater_id,criterion,score\nc,correctness,2\n")
     assert "the header needs packet_id+letter" in rejected(no_target, env)[0]
+    absent = env["tmp"] / "absent.csv"  # a file-wide problem: no row to name
+    assert rejected(absent, env) == [f"{absent}:-:-: cannot read the file (No such file or directory)"]
 
 
 def test_jsonl_import(env):

@@ -186,7 +186,7 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ImportRejected([f"{name}:0:-: cannot read the file ({exc.strerror})"]) from exc
+        raise ImportRejected([f"{name}:-:-: cannot read the file ({exc.strerror})"]) from exc
     text, problem = decode_utf8(data, name)
     if problem:
         raise ImportRejected([problem])
@@ -529,7 +529,8 @@ def _response_by_name(row: dict, catalog: Catalog, bad) -> str:
     if not response_id:
         if not any(k[0] == suite for k in catalog.by_name):
             suites = sorted({k[0] for k in catalog.by_name})
-            bad("suite", f"unknown suite {suite!r}; the warehouse has {', '.join(suites) or 'none'}")
+            bad("suite", f"unknown suite {suite!r}; the warehouse has {', '.join(suites) or 'none'} (a suite added "
+                         "under suites/ is known once a `make build` has published it)")
         elif not any(k[0] == suite and k[1] == item for k in catalog.by_name):
             bad("item_id", f"unknown item {item!r} in suite {suite!r}")
         else:
