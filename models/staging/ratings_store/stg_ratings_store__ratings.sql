@@ -16,7 +16,8 @@ select
     nullif(numbered.packet_id, '')                      as packet_id,
     nullif(numbered.letter, '')                         as letter,
     numbered.rater_id,
-    numbered.rater_kind,
+    -- an empty kind (a file written by hand or by an older evalhouse) is human, the default everywhere else
+    coalesce(nullif(numbered.rater_kind, ''), 'human')  as rater_kind,
     numbered.criterion,
     numbered.score                                      as score_text,
     numbered.reason,
