@@ -208,9 +208,8 @@ def test_a_rater_has_one_kind_in_a_suite(env):
     assert rejected(f, env) == [
         f"{f}:3:rater_kind: rater 'lea' is 'adjudicator' here and 'human' at {f}:2; a rater has one kind in a "
         "suite (import these ratings under another rater id)",
-        f"{f}:5:rater_kind: rater 'course_team' is 'judge' here and 'human' at "
-        "data/ratings/larkfield/20260105T000000Z_course_team_lesson_figure.csv (in the warehouse); a rater has one "
-        "kind in a suite (import these ratings under another rater id)"]
+        f"{f}:5:rater_kind: rater 'course_team' is 'judge' here and 'human' at suites/larkfield/ratings.csv (in the "
+        "suite's files); a rater has one kind in a suite (import these ratings under another rater id)"]
     assert not list(env["store_dir"].rglob("*.csv"))
     first = write(env["tmp"] / "lea.csv", "packet_id,letter,criterion,score\nt1-S07,A,correctness,2\n")
     target, _ = store.import_ratings(first, env["catalog"], store_dir=env["store_dir"], rater="lea")
@@ -228,6 +227,53 @@ def test_a_rater_has_one_kind_in_a_suite(env):
     assert n == 1
     assert rejected(later, env, rater="max", rater_kind="jduge") == [
         f"{later}:-:rater_kind: --rater-kind 'jduge' is not one of human, judge, program, metric, adjudicator"]
+
+
+def test_a_rater_kind_from_suite_files_not_built_yet(env, tmp_path):
+    """A suite file the warehouse has not seen yet (added after the last build) counts: its rater kinds are read
+    from the folder as it is (CSV and Parquet; an empty or missing kind is human), and a store row that gives such
+    a rater another kind is refused at import, before it is appended (the store is append-only), instead of
+    failing the next build. The warehouse knows the rater as human (course_team); the suite's files now say judge,
+    and they win: they are what the next build lands."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from evalhouse.suites.check import rater_kinds
+
+    suites = tmp_path / "suites"
+    (suites / "larkfield" / "ratings").mkdir(parents=True)
+    (suites / "larkfield" / "suite.yml").write_text("rubrics: {}\n", encoding="utf-8")
+    write(suites / "larkfield" / "ratings" / "a.csv",
+          "response_id,rater_id,rater_kind,criterion,score\nx,gpt-judge,judge,correctness,1\n"
+          "x,course_team,judge,correctness,1\nx,,judge,correctness,1\n")
+    pq.write_table(pa.table({"response_id": ["x", "y"], "rater_id": ["pat", " gpt-judge "],
+                             "rater_kind": [None, "judge"]}), suites / "larkfield" / "ratings" / "b.parquet")
+    pq.write_table(pa.table({"response_id": ["x"], "rater_id": ["sam"]}), suites / "larkfield" / "ratings" / "c.parquet")
+    kinds = rater_kinds(suites / "larkfield")
+    assert {k: (kind, Path(where).name) for k, (kind, where) in kinds.items()} == {
+        "gpt-judge": ("judge", "a.csv"), "course_team": ("judge", "a.csv"), "pat": ("human", "b.parquet"),
+        "sam": ("human", "c.parquet")}
+    # GRADE pack suites (judge ratings the packs define) and folders without suite.yml give nothing
+    (suites / "packs").mkdir()
+    (suites / "packs" / "suite.yml").write_text("pack_dir: packs\n", encoding="utf-8")
+    assert rater_kinds(suites / "packs") == {} and rater_kinds(suites / "nothing") == {}
+
+    f = write(env["tmp"] / "k.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
+              "t1-S07,A,gpt-judge,human,correctness,2\n"     # judge in a.csv
+              "t1-S07,A,pat,judge,correctness,1\n"           # human in b.parquet (its kind is empty there)
+              "t1-S07,A,course_team,,correctness,1\n"        # human in the warehouse, judge in the files now
+              "t1-S07,B,sam,,correctness,1\n")               # human in c.parquet (no kind column): fine
+    problems = rejected(f, env, suites_dir=suites)
+    where = {row: p.split(" at ", 1)[1].split(";")[0] for row, p in ((int(p.split(":")[1]), p) for p in problems)}
+    assert [p.split(": ", 1)[1].split(" at ")[0] for p in problems] == [
+        "rater 'gpt-judge' is 'human' here and 'judge'", "rater 'pat' is 'judge' here and 'human'",
+        "rater 'course_team' is 'human' here and 'judge'"]
+    assert {row: Path(w.split(" (")[0]).name for row, w in where.items()} == {2: "a.csv", 3: "b.parquet", 4: "a.csv"}
+    assert all(w.endswith("(in the suite's files)") for w in where.values())
+    assert not list(env["store_dir"].rglob("*.csv"))  # nothing appended
+    ok = write(env["tmp"] / "ok.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
+               "t1-S07,A,gpt-judge,judge,correctness,2\nt1-S07,B,sam,,correctness,1\n")
+    assert store.import_ratings(ok, env["catalog"], store_dir=env["store_dir"], suites_dir=suites)[1] == 2
 
 
 def test_rater_is_trimmed_and_blind_flag_checked(env):

@@ -322,12 +322,14 @@ def _identity(row: dict, keys: dict | None = None) -> tuple:
 
 
 def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
-             store_dir: Path | None = None, correction: bool = False) -> list[dict]:
+             store_dir: Path | None = None, correction: bool = False, suites_dir: Path | None = None) -> list[dict]:
     """Validate every row of ``path``; return the store rows, or raise ImportRejected listing every problem.
 
     ``correction=True`` accepts ratings that repeat a stored one (same reply, rater, criterion and version): they are
     appended as corrections, the stored rating stays, and the latest counts for scoring. Repeats within the file
-    are always rejected."""
+    are always rejected.
+    A rater's kind is checked against the store, the suite's ratings files under ``suites_dir`` (default
+    ``suites/``; as they are now, built or not) and the published warehouse, in that order of precedence."""
     name = str(path)
     if rater_kind is not None and rater_kind not in RATER_KINDS:
         raise ImportRejected([f"{name}:-:rater_kind: --rater-kind {rater_kind!r} is not one of "
@@ -336,6 +338,10 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
     store_dir = Path(store_dir) if store_dir else paths.ratings_store()
     stored, stored_kinds = existing_keys(store_dir, catalog.keys)
     kinds = {**catalog.rater_kinds, **stored_kinds}  # the store's rows name a line; the warehouse's only a file
+    from evalhouse.suites.check import rater_kinds
+
+    suites_dir = Path(suites_dir) if suites_dir else paths.project_dir() / "suites"
+    suites_read: set[str] = set()
     if rows:
         _check_header(name, rows, rater)
     problems: list[str] = []
@@ -354,6 +360,11 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
         rec["rated_at"] = rated_at
         # the one-kind rule, on rows whose rater cells are fine (a cell that differs from --rater-kind says so already)
         if len(problems) == n_problems and rec["rater_id"]:
+            if rec["suite"] not in suites_read:  # a suite file not built yet counts as much as the warehouse
+                suites_read.add(rec["suite"])
+                for rater_id, (kind, file) in rater_kinds(suites_dir / rec["suite"]).items():
+                    if (rec["suite"], rater_id) not in stored_kinds:
+                        kinds[(rec["suite"], rater_id)] = (kind, f"{file} (in the suite's files)")
             kind, where = kinds.setdefault((rec["suite"], rec["rater_id"]), (rec["rater_kind"], f"{name}:{line}"))
             if kind != rec["rater_kind"]:
                 bad("rater_kind", f"rater {rec['rater_id']!r} is {rec['rater_kind']!r} here and {kind!r} at {where}; "
@@ -589,9 +600,11 @@ def store_lock(store_dir: Path | None = None):
 
 
 def import_ratings(path: Path, catalog: Catalog, rater: str | None = None, rater_kind: str | None = None,
-                   store_dir: Path | None = None, correction: bool = False) -> tuple[Path, int]:
+                   store_dir: Path | None = None, correction: bool = False,
+                   suites_dir: Path | None = None) -> tuple[Path, int]:
     """Validate ``path`` and append it to the store, all or nothing. Returns (new store file, rows written).
     Validation (including the duplicate check against the store) and the append run under ``store_lock``."""
     with store_lock(store_dir):
-        rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir, correction=correction)
+        rows = validate(path, catalog, rater=rater, rater_kind=rater_kind, store_dir=store_dir, correction=correction,
+                        suites_dir=suites_dir)
         return append(rows, store_dir=store_dir, label=rows[0]["rater_id"]), len(rows)

@@ -24,7 +24,8 @@ import yaml
 
 from evalhouse.suites.contract import DIRECTIONS, FACT_KINDS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES, TYPE_PATTERNS
 
-__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files", "EMPTY", "TEXT"]
+__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files", "rater_kinds", "EMPTY",
+           "TEXT"]
 
 _TRUE = {"true", "1"}
 # Raters whose scores are kept as recorded (a judge's mean of sampled answers, a failure code): int_ratings flags a
@@ -957,6 +958,60 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
     if packs is not None:
         problems = [packs.in_pack_terms(p) for p in problems]
     return data, problems
+
+
+def rater_kinds(folder: Path) -> dict[str, tuple[str, str]]:
+    """rater_id -> (rater_kind, file) of the ratings files of a suite folder as they are now (built or not): the
+    kind the next build lands for the rater (an empty kind is human, the contract's default) and the first file
+    (file order) that gives the rater that kind. Only the two columns are read from a Parquet file (8M rows: about
+    a second). A rater given two kinds by the suite's own files keeps the alphabetically first one here (`suite
+    check` reports the others). Empty for a folder without suite.yml, a suite whose tables come from GRADE packs
+    (pack_dir: judge ratings the packs define), and files that cannot be read (`suite check` reports them).
+    Raises nothing."""
+    folder = Path(folder)
+    try:
+        spec = yaml.safe_load((folder / "suite.yml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    if not isinstance(spec, dict) or "pack_dir" in spec:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for f in _table_files(folder, []).get("ratings", []):
+        for rater_id, kind in _rater_kind_pairs(f):
+            out.setdefault(rater_id, (kind, _rel(f)))
+    return out
+
+
+def _rater_kind_pairs(path: Path) -> list[tuple[str, str]]:
+    """The distinct (rater_id, rater_kind) of one ratings file, rater_id not empty, an empty kind as human, sorted;
+    [] when the file cannot be read."""
+    import pyarrow.compute as pc
+
+    if path.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            names = set(pq.read_schema(path).names)
+            table = pq.read_table(path, columns=[c for c in ("rater_id", "rater_kind") if c in names])
+        except Exception:  # noqa: BLE001 - an unreadable file is suite check's problem, not this lookup's
+            return []
+        columns = {c: table.column(c).combine_chunks() for c in table.column_names}
+    else:
+        df = _read_file(path, [])
+        if df is None:
+            return []
+        columns = {c: pa.array(df[c].astype(str).tolist()) for c in ("rater_id", "rater_kind") if c in df.columns}
+    if "rater_id" not in columns:
+        return []
+
+    def text(values: pa.Array) -> pa.Array:
+        return pc.utf8_trim_whitespace(pc.fill_null(values.cast(pa.large_string()), ""))
+
+    raters = text(columns["rater_id"])
+    kinds = text(columns["rater_kind"]) if "rater_kind" in columns else pa.nulls(len(raters), pa.large_string())
+    kinds = pc.if_else(pc.equal(pc.fill_null(kinds, ""), ""), "human", kinds)
+    found = pa.table({"rater_id": raters, "rater_kind": kinds}).group_by(["rater_id", "rater_kind"]).aggregate([])
+    return sorted((r["rater_id"], r["rater_kind"]) for r in found.to_pylist() if r["rater_id"])
 
 
 def _has_table_file(folder: Path, table: str) -> bool:
