@@ -176,6 +176,31 @@ def test_a_rater_has_one_kind_in_a_suite(suite):
     assert messages(suite) == []
 
 
+def test_a_rater_kind_in_the_suite_files_and_in_the_ratings_store(suite, tmp_path, monkeypatch):
+    """The store (append-only) gave ben the kind judge; the suite's files give him human (the default): each such
+    suite row is refused, naming the store row, so the suite file is changed rather than the build failing at
+    assert_one_kind_per_rater. An empty kind in the store is human (ana there agrees with her suite rows); a rater
+    the store has under another suite is not compared."""
+    monkeypatch.setenv("EVALHOUSE_PROJECT_DIR", str(tmp_path))
+    store = tmp_path / "data" / "ratings"
+    (store / "team_qa").mkdir(parents=True)
+    (store / "other").mkdir()
+    (store / "team_qa" / "20260101T000000Z_x.csv").write_text(
+        "suite,response_id,rater_id,rater_kind,criterion,score\nteam_qa,r1,ana,,correctness,1\n"
+        "team_qa,r1,ben,judge,correctness,1\n", encoding="utf-8")
+    (store / "other" / "20260101T000000Z_y.csv").write_text(
+        "suite,response_id,rater_id,rater_kind,criterion,score\nother,r9,ana,judge,correctness,1\n", encoding="utf-8")
+    ben_rows = [i + 1 for i, line in enumerate((suite / "ratings.csv").read_text().splitlines()) if ",ben," in line]
+    assert ben_rows
+    _, problems = check_all(suite.parent, ["team_qa"])
+    why = ("rater 'ben' is 'human' here and 'judge' in the ratings store at "
+           "data/ratings/team_qa/20260101T000000Z_x.csv:3; a rater has one kind in a suite (give these ratings "
+           "another rater id: the store is append-only)")
+    assert [str(p) for p in problems] == [f"suites/team_qa/ratings.csv:{n}:rater_kind: {why}" for n in ben_rows]
+    edit(suite / "ratings.csv", ",ben,", ",ben-reader,", len(ben_rows))
+    assert check_all(suite.parent, ["team_qa"])[1] == []
+
+
 RULES_YML = ("first_filter: false\ngrounding: true\nanswer_rules:\n"
              "  numeric_fact: [house_exact, house_tolerance]\n"
              "  string_fact:\n    - house_exact\n    - {rule}\n")

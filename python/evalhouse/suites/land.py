@@ -113,7 +113,39 @@ def check_all(root: Path | None = None, names: list[str] | None = None) -> tuple
         out.append(data)
         problems.extend(probs)
     problems.extend(_collisions(out))
+    problems.extend(_store_kind_conflicts(out))
     return out, problems
+
+
+def _store_kind_conflicts(suites: list[SuiteData], store_dir: Path | None = None) -> list[Problem]:
+    """A rater has one kind in a suite, across the suite's files and the ratings store (data/ratings/<suite>/):
+    a suite file row that gives a rater another kind than the store's rows do is a problem naming the store row
+    (the store is append-only, so the suite file is the one to change). Every such row is named, as the check
+    within the suite's files does. An empty kind in the store is human, as the build reads it."""
+    from evalhouse.ratings.store import existing_keys
+
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    if not store_dir.is_dir() or not any(s.tables.get("ratings") is not None for s in suites):
+        return []
+    _seen, stored = existing_keys(store_dir)
+    problems: list[Problem] = []
+    for s in suites:
+        g = s.tables.get("ratings")
+        ours = {rater: kind_where for (suite, rater), kind_where in stored.items() if suite == s.name and rater}
+        if g is None or not ours:
+            continue
+        named = g[g["rater_id"].isin(list(ours)).to_numpy(dtype=bool)]  # few rows, if any: map only those
+        store_kind = named["rater_id"].map({rater: kind for rater, (kind, _) in ours.items()})
+        for idx in named.index[(named["rater_kind"] != store_kind).to_numpy(dtype=bool)]:
+            rater = g.at[idx, "rater_id"]
+            kind, where = ours[rater]
+            file, _, row = where.rpartition(":")
+            where = f"{_rel(Path(file))}:{row}"
+            problems.append(Problem(g.at[idx, "_file"], int(g.at[idx, "_row"]), "rater_kind",
+                                    f"rater {rater!r} is {g.at[idx, 'rater_kind']!r} here and {kind!r} in the "
+                                    f"ratings store at {where}; a rater has one kind in a suite (give these ratings "
+                                    "another rater id: the store is append-only)"))
+    return problems
 
 
 def _collisions(suites: list[SuiteData]) -> list[Problem]:
