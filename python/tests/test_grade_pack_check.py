@@ -103,10 +103,10 @@ def test_a_missing_pack_file_and_a_data_file_beside_pack_dir(suite):
     (suite.parents[1] / PACK / "judge_verdicts.csv").unlink()
     (suite / "items.csv").write_text("item_id\nq1\n", encoding="utf-8")
     assert messages(suite) == [
-        f"suites/grade/items.csv:0:-: a suite with pack_dir takes its tables from the packs (suites/grade/suite.yml:"
+        f"suites/grade/items.csv:-:-: a suite with pack_dir takes its tables from the packs (suites/grade/suite.yml:"
         f"{pack_dir_line(suite)}); "
         "move this file into a pack or out of the suite",
-        f"{PACK}/judge_verdicts.csv:0:-: missing pack file (every file of data/grade/PACK_FORMAT.md must exist; an "
+        f"{PACK}/judge_verdicts.csv:-:-: missing pack file (every file of data/grade/PACK_FORMAT.md must exist; an "
         "empty file with its header row is fine)",
     ]
 

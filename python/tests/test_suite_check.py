@@ -445,7 +445,7 @@ def test_ratings_of_missing_responses_are_not_duplicates_of_each_other(suite):
 def test_an_unknown_suite_name_lists_the_suites(suite):
     _, problems = check_all(suite.parent, ["no_such_suite"])
     assert [str(p) for p in problems] == [
-        "suites/no_such_suite:0:-: no suite 'no_such_suite' (no suites/no_such_suite/suite.yml; suites: team_qa)"]
+        "suites/no_such_suite:-:-: no suite 'no_such_suite' (no suites/no_such_suite/suite.yml; suites: team_qa)"]
 
 
 def test_per_value_checks_name_every_row_holding_a_bad_value(suite):
@@ -481,9 +481,9 @@ def test_a_table_file_in_another_format_is_reported_not_skipped(suite):
     (suite / "comparisons" / "round1.xlsx").write_bytes(b"PK")
     (suite / "comparisons" / ".DS_Store").write_bytes(b"")
     assert messages(suite) == [
-        "suites/team_qa/comparisons/round1.xlsx:0:-: not read: the files of folder comparisons/ must be .csv, "
+        "suites/team_qa/comparisons/round1.xlsx:-:-: not read: the files of folder comparisons/ must be .csv, "
         ".jsonl or .parquet files",
-        "suites/team_qa/ratings.tsv:0:-: not read: table ratings must be a .csv, .jsonl or .parquet file (or a "
+        "suites/team_qa/ratings.tsv:-:-: not read: table ratings must be a .csv, .jsonl or .parquet file (or a "
         "folder ratings/ of them)"]
 
 
@@ -497,7 +497,7 @@ def test_a_file_with_only_a_header_is_an_error(suite):
     header = (suite / "ratings.csv").read_text().splitlines()[0]
     (suite / "ratings").mkdir()
     (suite / "ratings" / "empty_import.csv").write_text(header + "\n")
-    assert messages(suite) == ["suites/team_qa/ratings/empty_import.csv:0:-: no rows: the file of table ratings has no "
+    assert messages(suite) == ["suites/team_qa/ratings/empty_import.csv:-:-: no rows: the file of table ratings has no "
                                "data rows (remove it, or add its rows)"]
 
 

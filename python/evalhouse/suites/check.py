@@ -41,7 +41,8 @@ TEXT = pd.StringDtype("pyarrow", na_value=float("nan"))
 
 @dataclass(frozen=True)
 class Problem:
-    """One problem found in a suite: where (file, row, column) and what."""
+    """One problem found in a suite: where (file, row, column) and what. Row 0 is a problem of the whole file (or
+    folder), shown as ``-`` like an empty column, as the ratings store's problems show it: ``file:-:-: message``."""
     file: str
     row: int
     column: str
@@ -49,7 +50,7 @@ class Problem:
     kind: str = "invalid"
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.row}:{self.column or '-'}: {self.message}"
+        return f"{self.file}:{self.row or '-'}:{self.column or '-'}: {self.message}"
 
 
 @dataclass
@@ -426,8 +427,9 @@ def _read_jsonl(path: Path, keep: frozenset[str] = frozenset()) -> list[tuple[in
 
 def _parse_problem(msg: str, default_file: str) -> Problem:
     parts = msg.split(":", 3)
-    if len(parts) == 4 and parts[1].isdigit():
-        return Problem(parts[0], int(parts[1]), "" if parts[2] == "-" else parts[2], parts[3].strip())
+    if len(parts) == 4 and (parts[1].isdigit() or parts[1] == "-"):
+        return Problem(parts[0], 0 if parts[1] == "-" else int(parts[1]), "" if parts[2] == "-" else parts[2],
+                       parts[3].strip())
     return Problem(default_file, 0, "", msg)
 
 
