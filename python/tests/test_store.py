@@ -246,7 +246,7 @@ def test_a_rater_kind_from_suite_files_not_built_yet(env, tmp_path):
     write(suites / "larkfield" / "ratings" / "a.csv",
           "response_id,rater_id,rater_kind,criterion,score\nx,gpt-judge,judge,correctness,1\n"
           "x,course_team,judge,correctness,1\nx,,judge,correctness,1\n")
-    pq.write_table(pa.table({"response_id": ["x", "y"], "rater_id": ["pat", " gpt-judge "],
+    pq.write_table(pa.table({"response_id": ["x", "y"], "rater_id": ["pat", "gpt-judge"],
                              "rater_kind": [None, "judge"]}), suites / "larkfield" / "ratings" / "b.parquet")
     pq.write_table(pa.table({"response_id": ["x"], "rater_id": ["sam"]}), suites / "larkfield" / "ratings" / "c.parquet")
     kinds = rater_kinds(suites / "larkfield")

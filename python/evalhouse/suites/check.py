@@ -985,8 +985,8 @@ def rater_kinds(folder: Path) -> dict[str, tuple[str, str]]:
 
 
 def _rater_kind_pairs(path: Path) -> list[tuple[str, str]]:
-    """The distinct (rater_id, rater_kind) of one ratings file, rater_id not empty, an empty kind as human, sorted;
-    [] when the file cannot be read."""
+    """The distinct (rater_id, rater_kind) of one ratings file as it lands (values as they are), rater_id not
+    empty, an empty kind as human, sorted; [] when the file cannot be read."""
     import pyarrow.compute as pc
 
     if path.suffix.lower() == ".parquet":
@@ -1006,8 +1006,8 @@ def _rater_kind_pairs(path: Path) -> list[tuple[str, str]]:
     if "rater_id" not in columns:
         return []
 
-    def text(values: pa.Array) -> pa.Array:
-        return pc.utf8_trim_whitespace(pc.fill_null(values.cast(pa.large_string()), ""))
+    def text(values: pa.Array) -> pa.Array:  # not trimmed: the values land as they are
+        return pc.fill_null(values.cast(pa.large_string()), "")
 
     raters = text(columns["rater_id"])
     kinds = text(columns["rater_kind"]) if "rater_kind" in columns else pa.nulls(len(raters), pa.large_string())
