@@ -271,6 +271,46 @@ def test_the_cli_dry_run_prints_the_estimate_and_calls_nothing(env, server, tmp_
     assert server.requests == []
 
 
+def test_a_judge_whose_rater_id_has_another_kind_in_the_suite_is_refused_before_any_call(env, server, tmp_path,
+                                                                                          monkeypatch):
+    """judge:<model> is written as rater_kind judge; when the suite already has that rater id with another kind (a
+    store row, or a suite ratings file not built yet), `judge run` stops before calling anything and names where
+    (a rater has one kind in a suite; the store is append-only). Another judge model is fine."""
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    env["con"].close()
+    monkeypatch.chdir(tmp_path)  # files are named relative to where the command runs: the project
+    monkeypatch.setenv("EVALHOUSE_PUBLISHED_DB", str(tmp_path / "wh.duckdb"))
+    monkeypatch.setenv("EVALHOUSE_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setenv("EVALHOUSE_JUDGE_BASE_URL", server.base_url)
+    monkeypatch.setenv("EVALHOUSE_JUDGE_API_KEY", "sk-test")
+    (tmp_path / "suites" / "s").mkdir(parents=True)
+    (tmp_path / "suites" / "s" / "suite.yml").write_text("rubrics: {}\n", encoding="utf-8")
+    (tmp_path / "suites" / "s" / "ratings.csv").write_text(
+        "response_id,rater_id,rater_kind,criterion,score\nr1a,judge:judge-p,program,correctness,1\n",
+        encoding="utf-8")
+    (tmp_path / "data" / "ratings" / "s").mkdir(parents=True)
+    (tmp_path / "data" / "ratings" / "s" / "20260101T000000Z_x.csv").write_text(
+        "suite,response_id,rater_id,rater_kind,criterion,score\ns,r1a,judge:judge-h,,correctness,1\n",
+        encoding="utf-8")
+    args = ["judge", "run", "--suite", "s", "--rubric", "rb", "--price-input", "0", "--price-output", "0"]
+    res = CliRunner().invoke(app, [*args, "--judge", "judge-h"])
+    assert res.exit_code == 1
+    assert ("rater 'judge:judge-h' is 'judge' here and 'human' at "
+            f"{tmp_path}/data/ratings/s/20260101T000000Z_x.csv:2; a rater has one kind in a suite") in res.output
+    res = CliRunner().invoke(app, [*args, "--judge", "judge-p"])
+    assert res.exit_code == 1
+    assert "rater 'judge:judge-p' is 'judge' here and 'program' at suites/s/ratings.csv (in the suite's files)" \
+        in res.output
+    assert server.requests == [] and len(list((tmp_path / "data" / "ratings").rglob("*.csv"))) == 1
+    server.default = completion(verdict(2, 1))
+    res = CliRunner().invoke(app, [*args, "--judge", "judge-x"])
+    assert res.exit_code == 0, res.output
+    assert len(server.requests) == 4
+
+
 def test_the_budget_cap_stops_before_exceeding_it(env, server):
     # each call uses 100 prompt + 50 completion tokens: 100 x 2.50 / 1e6 + 50 x 10.00 / 1e6 = 0.00075 USD
     server.default = completion(verdict(2, 2), prompt_tokens=100, completion_tokens=50)

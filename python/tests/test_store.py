@@ -249,11 +249,17 @@ def test_a_rater_kind_from_suite_files_not_built_yet(env, tmp_path):
     pq.write_table(pa.table({"response_id": ["x", "y"], "rater_id": ["pat", "gpt-judge"],
                              "rater_kind": [None, "judge"]}), suites / "larkfield" / "ratings" / "b.parquet")
     pq.write_table(pa.table({"response_id": ["x"], "rater_id": ["sam"]}), suites / "larkfield" / "ratings" / "c.parquet")
+    # a float id lands as its text ('8.0', as suite land writes it), not as the store would trim or cast it
+    pq.write_table(pa.table({"response_id": ["x"], "rater_id": [8.0], "rater_kind": ["judge"]}),
+                   suites / "larkfield" / "ratings" / "d.parquet")
     kinds = rater_kinds(suites / "larkfield")
     assert {k: (kind, Path(where).name) for k, (kind, where) in kinds.items()} == {
         "gpt-judge": ("judge", "a.csv"), "course_team": ("judge", "a.csv"), "pat": ("human", "b.parquet"),
-        "sam": ("human", "c.parquet")}
-    # GRADE pack suites (judge ratings the packs define) and folders without suite.yml give nothing
+        "sam": ("human", "c.parquet"), "8.0": ("judge", "d.parquet")}
+    # a GRADE pack suite gives its pack judges (judge_model@prompt_version of judge_ratings.csv); a pack folder that
+    # is missing and a folder without suite.yml give nothing
+    assert {k: (kind, Path(where).name) for k, (kind, where) in rater_kinds(Path(__file__).resolve().parents[2] / "suites" / "grade").items()} == {
+        "synthetic-judge-1@grade-judge-v1": ("judge", "judge_ratings.csv")}
     (suites / "packs").mkdir()
     (suites / "packs" / "suite.yml").write_text("pack_dir: packs\n", encoding="utf-8")
     assert rater_kinds(suites / "packs") == {} and rater_kinds(suites / "nothing") == {}

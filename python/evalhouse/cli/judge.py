@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
         from evalhouse.judge.cache import JudgeCache
         from evalhouse.judge.client import EndpointMissing, endpoint_from_env
         from evalhouse.judge.pricing import price_for
-        from evalhouse.judge.run import JudgeConfig, JudgeError, combine_orders, estimate, plan, run
+        from evalhouse.judge.run import JudgeConfig, JudgeError, check_rater_kind, combine_orders, estimate, plan, run
         from evalhouse.warehouse.published import WarehouseMissing, connect_readonly
 
         if both_orders and not pairwise:
@@ -74,6 +74,7 @@ def register(app: typer.Typer) -> None:
                               _decimal(price_output, "--price-output"))
             with connect_readonly() as con:
                 calls, no_text = plan(con, cfg)
+                check_rater_kind(con, cfg, ratings_dir)
             if dry_run:
                 e = estimate(calls, cfg, price, cache, ratings_dir, comparisons_dir)
                 typer.echo(f"{e['planned']} calls planned ({no_text} replies without text skipped): "

@@ -36,8 +36,8 @@ from evalhouse.judge.client import FATAL_STATUSES, ChatResult, Endpoint, chat
 from evalhouse.judge.pricing import Price, call_cost, estimate_tokens, max_input_tokens
 from evalhouse.ratings import store
 
-__all__ = ["JudgeConfig", "Call", "RunReport", "JudgeError", "load_rubric", "plan", "estimate", "run", "combine_orders",
-           "pair_preference"]
+__all__ = ["JudgeConfig", "Call", "RunReport", "JudgeError", "load_rubric", "plan", "check_rater_kind", "estimate",
+           "run", "combine_orders", "pair_preference"]
 
 
 class JudgeError(ValueError):
@@ -214,6 +214,20 @@ def plan(con, cfg: JudgeConfig) -> tuple[list[Call], int]:
                 calls.append(_call(cfg, "pairwise", cfg.suite, item, messages, response_id_a=ra, response_id_b=rb,
                                    shown_first=shown, rubric_id=cfg.rubric_id or "", rubric_version=version))
     return calls, no_text
+
+
+def check_rater_kind(con, cfg: JudgeConfig, ratings_dir: Path, suites_dir: Path | None = None) -> None:
+    """Raise JudgeError, before any call is made, when the judge's rater id (``judge:<model>``) already has another
+    kind than judge in the suite (the store, the suite's files as they are now, the published warehouse:
+    ``store.known_rater_kind``): a rater has one kind in a suite, and the ratings store is append-only. Pairwise
+    runs write the comparisons store, which this does not concern."""
+    if cfg.pairwise:
+        return
+    known = store.known_rater_kind(cfg.suite, cfg.rater_id, con=con, store_dir=ratings_dir, suites_dir=suites_dir)
+    if known and known[0] != "judge":
+        raise JudgeError(f"rater {cfg.rater_id!r} is 'judge' here and {known[0]!r} at {known[1]}; a rater has one "
+                         "kind in a suite (nothing was called; the judge's ratings need another rater id, or that "
+                         "rater another id)")
 
 
 def _identity(kind: str, row_or_call) -> tuple:

@@ -265,6 +265,35 @@ def existing_keys(store_dir: Path, keys: dict | None = None
     return seen, kinds
 
 
+def known_rater_kind(suite: str, rater_id: str, con=None, store_dir: Path | None = None,
+                     suites_dir: Path | None = None) -> tuple[str, str] | None:
+    """(rater_kind, where) a rater already has in a suite, or None for a rater new to it. Looked up as ``validate``
+    does, in this order: the store's rows (``file:row``), the suite's ratings files as they are now
+    (``evalhouse.suites.check.rater_kinds``), the published warehouse (``con``, when given: fct_ratings)."""
+    from evalhouse.suites.check import rater_kinds
+
+    store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    stored = existing_keys(store_dir)[1].get((suite, rater_id))
+    if stored:
+        return stored
+    suites_dir = Path(suites_dir) if suites_dir else paths.project_dir() / "suites"
+    in_files = rater_kinds(suites_dir / suite).get(rater_id)
+    if in_files:
+        return in_files[0], f"{in_files[1]} (in the suite's files)"
+    if con is not None:
+        import duckdb
+
+        try:
+            row = con.execute("select rater_kind, min(source_file) from fct_ratings where suite = ? and rater_id = ? "
+                              "and rater_kind is not null group by rater_kind order by rater_kind desc limit 1",
+                              [suite, rater_id]).fetchone()
+        except duckdb.CatalogException:  # a warehouse without ratings (none published yet)
+            row = None
+        if row:
+            return row[0], f"{row[1]} (in the warehouse)"
+    return None
+
+
 # columns every store file must have (files written by older versions lack the judge and reported columns)
 STORE_REQUIRED_COLUMNS = ("response_id", "rater_id", "criterion", "score")
 

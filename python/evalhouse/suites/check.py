@@ -963,21 +963,31 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
 
 
 def rater_kinds(folder: Path) -> dict[str, tuple[str, str]]:
-    """rater_id -> (rater_kind, file) of the ratings files of a suite folder as they are now (built or not): the
-    kind the next build lands for the rater (an empty kind is human, the contract's default) and the first file
-    (file order) that gives the rater that kind. Only the two columns are read from a Parquet file (8M rows: about
-    a second). A rater given two kinds by the suite's own files keeps the alphabetically first one here (`suite
-    check` reports the others). Empty for a folder without suite.yml, a suite whose tables come from GRADE packs
-    (pack_dir: judge ratings the packs define), and files that cannot be read (`suite check` reports them).
-    Raises nothing."""
+    """rater_id -> (rater_kind, file) of the ratings of a suite folder as they are now (built or not): the kind the
+    next build lands for the rater (an empty kind is human, the contract's default; values as they land, a
+    Parquet float id as ``8.0``) and the first file (file order) that gives the rater that kind; within one file,
+    the alphabetically first kind (`suite check` reports a rater's second kind). Ratings files are CSV, JSONL or
+    Parquet (only the two columns are read from Parquet: 8M rows in about a second); a suite whose tables come
+    from GRADE packs (pack_dir) gives its pack judges (judge_ratings.csv). Empty for a folder without a readable
+    suite.yml; files that cannot be read give nothing (`suite check` reports them). Raises nothing."""
     folder = Path(folder)
     try:
         spec = yaml.safe_load((folder / "suite.yml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
-    if not isinstance(spec, dict) or "pack_dir" in spec:
+    if not isinstance(spec, dict):
         return {}
     out: dict[str, tuple[str, str]] = {}
+    if "pack_dir" in spec:
+        if not isinstance(spec["pack_dir"], str):
+            return {}
+        g = _read_packs(folder, spec, {}, []).tables.get("ratings")
+        files = [] if g is None else [(f, g[g["_file"] == f]) for f in g["_file"].unique()]
+        for f, rows in files:
+            for rater_id, kind in _rater_kind_pairs_of({c: pa.array(rows[c].astype(str).tolist())
+                                                        for c in ("rater_id", "rater_kind") if c in rows.columns}):
+                out.setdefault(rater_id, (kind, f))
+        return out
     for f in _table_files(folder, []).get("ratings", []):
         for rater_id, kind in _rater_kind_pairs(f):
             out.setdefault(rater_id, (kind, _rel(f)))
@@ -985,10 +995,9 @@ def rater_kinds(folder: Path) -> dict[str, tuple[str, str]]:
 
 
 def _rater_kind_pairs(path: Path) -> list[tuple[str, str]]:
-    """The distinct (rater_id, rater_kind) of one ratings file as it lands (values as they are), rater_id not
-    empty, an empty kind as human, sorted; [] when the file cannot be read."""
-    import pyarrow.compute as pc
-
+    """The distinct (rater_id, rater_kind) of one ratings file as it lands (values as they are: Parquet columns
+    through ``_text_column``, as landing reads them), rater_id not empty, an empty kind as human, sorted; [] when
+    the file cannot be read."""
     if path.suffix.lower() == ".parquet":
         import pyarrow.parquet as pq
 
@@ -997,20 +1006,22 @@ def _rater_kind_pairs(path: Path) -> list[tuple[str, str]]:
             table = pq.read_table(path, columns=[c for c in ("rater_id", "rater_kind") if c in names])
         except Exception:  # noqa: BLE001 - an unreadable file is suite check's problem, not this lookup's
             return []
-        columns = {c: table.column(c).combine_chunks() for c in table.column_names}
+        columns = {c: pa.array(_text_column(table.column(c), False)) for c in table.column_names}
     else:
         df = _read_file(path, [])
         if df is None:
             return []
         columns = {c: pa.array(df[c].astype(str).tolist()) for c in ("rater_id", "rater_kind") if c in df.columns}
+    return _rater_kind_pairs_of(columns)
+
+
+def _rater_kind_pairs_of(columns: dict[str, pa.Array]) -> list[tuple[str, str]]:
+    import pyarrow.compute as pc
+
     if "rater_id" not in columns:
         return []
-
-    def text(values: pa.Array) -> pa.Array:  # not trimmed: the values land as they are
-        return pc.fill_null(values.cast(pa.large_string()), "")
-
-    raters = text(columns["rater_id"])
-    kinds = text(columns["rater_kind"]) if "rater_kind" in columns else pa.nulls(len(raters), pa.large_string())
+    raters = pc.fill_null(columns["rater_id"].cast(pa.large_string()), "")
+    kinds = columns.get("rater_kind", pa.nulls(len(raters), pa.large_string())).cast(pa.large_string())
     kinds = pc.if_else(pc.equal(pc.fill_null(kinds, ""), ""), "human", kinds)
     found = pa.table({"rater_id": raters, "rater_kind": kinds}).group_by(["rater_id", "rater_kind"]).aggregate([])
     return sorted((r["rater_id"], r["rater_kind"]) for r in found.to_pylist() if r["rater_id"])

@@ -23,6 +23,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from evalhouse import files, paths
+from evalhouse.grade.packs import _PACK_COLUMNS
 from evalhouse.suites.check import EMPTY, Problem, SuiteData, _rel, _repeat_text, check_suite, suite_folders
 from evalhouse.suites.contract import TABLES
 
@@ -141,7 +142,10 @@ def _store_kind_conflicts(suites: list[SuiteData], store_dir: Path | None = None
             kind, where = ours[rater]
             file, _, row = where.rpartition(":")
             where = f"{_rel(Path(file))}:{row}"
-            problems.append(Problem(g.at[idx, "_file"], int(g.at[idx, "_row"]), "rater_kind",
+            file_of_row = g.at[idx, "_file"]
+            # a GRADE pack's judge_ratings.csv has no rater_kind: its rater id columns are the ones to change
+            column = _PACK_COLUMNS.get(Path(file_of_row).name, {}).get("rater_id", "rater_kind")
+            problems.append(Problem(file_of_row, int(g.at[idx, "_row"]), column,
                                     f"rater {rater!r} is {g.at[idx, 'rater_kind']!r} here and {kind!r} in the "
                                     f"ratings store at {where}; a rater has one kind in a suite (give these ratings "
                                     "another rater id: the store is append-only)"))
