@@ -201,6 +201,31 @@ def test_a_rater_kind_in_the_suite_files_and_in_the_ratings_store(suite, tmp_pat
     assert check_all(suite.parent, ["team_qa"])[1] == []
 
 
+def test_rater_kinds_of_a_csv_by_arrow_equal_the_full_reader(tmp_path):
+    """rater_kinds reads a CSV's two columns with Arrow's reader (fast on a large file) and falls back to the full
+    reader where Arrow would read it otherwise; both give the same pairs, values as they land (not trimmed, an
+    empty kind human), and nothing for a file the full reader rejects."""
+    from evalhouse.suites import check
+
+    cases = {
+        "bom.csv": "\ufeffresponse_id,rater_id,rater_kind\r\nx,a,judge\r\n",
+        "quoted.csv": 'response_id,rater_id,rater_kind,reason\nx,"b, c",,"two\nlines"\ny, d ,human,\n,,,\n',
+        "wrong_fields.csv": "response_id,rater_id\nx,a,extra\n",
+        "no_rater.csv": "response_id,rater_kind\nx,judge\n",
+    }
+    got = {}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8", newline="")
+        fast = check._csv_rater_columns(tmp_path / name)
+        got[name] = (None if fast is None else check._rater_kind_pairs_of(fast), check._rater_kind_pairs(tmp_path / name))
+    assert got == {"bom.csv": ([("a", "judge")], [("a", "judge")]),
+                   "quoted.csv": ([(" d ", "human"), ("b, c", "human")], [(" d ", "human"), ("b, c", "human")]),
+                   "wrong_fields.csv": (None, []), "no_rater.csv": (None, [])}
+    (tmp_path / "latin1.csv").write_bytes("response_id,rater_id\nx,caf\xe9\n".encode("latin-1"))
+    assert check._csv_rater_columns(tmp_path / "latin1.csv") is None and check._rater_kind_pairs(
+        tmp_path / "latin1.csv") == []
+
+
 RULES_YML = ("first_filter: false\ngrounding: true\nanswer_rules:\n"
              "  numeric_fact: [house_exact, house_tolerance]\n"
              "  string_fact:\n    - house_exact\n    - {rule}\n")

@@ -1008,11 +1008,35 @@ def _rater_kind_pairs(path: Path) -> list[tuple[str, str]]:
             return []
         columns = {c: pa.array(_text_column(table.column(c), False)) for c in table.column_names}
     else:
-        df = _read_file(path, [])
-        if df is None:
-            return []
-        columns = {c: pa.array(df[c].astype(str).tolist()) for c in ("rater_id", "rater_kind") if c in df.columns}
+        columns = _csv_rater_columns(path) if path.suffix.lower() == ".csv" else None
+        if columns is None:
+            df = _read_file(path, [])
+            if df is None:
+                return []
+            columns = {c: pa.array(df[c].astype(str).tolist()) for c in ("rater_id", "rater_kind") if c in df.columns}
     return _rater_kind_pairs_of(columns)
+
+
+def _csv_rater_columns(path: Path) -> dict[str, pa.Array] | None:
+    """rater_id and rater_kind of a CSV file by Arrow's reader, as text (1M rows: well under a second, where the
+    full reader takes about 7 s and 1.4 GB); None when Arrow cannot read it as the full reader would (a repeated
+    header name, no rater_id column, invalid UTF-8, a row with the wrong number of fields): the caller falls back."""
+    import pyarrow.csv as pacsv
+
+    try:
+        header = _csv_header(path)
+        wanted = [c for c in ("rater_id", "rater_kind") if c in header]
+        if len(set(header)) != len(header) or "rater_id" not in wanted:
+            return None
+        table = pacsv.read_csv(
+            path, read_options=pacsv.ReadOptions(column_names=header, skip_rows=1),
+            parse_options=pacsv.ParseOptions(newlines_in_values=True),
+            convert_options=pacsv.ConvertOptions(include_columns=wanted,
+                                                 column_types={c: pa.large_string() for c in wanted},
+                                                 strings_can_be_null=False, quoted_strings_can_be_null=False))
+    except (OSError, UnicodeDecodeError, StopIteration, ValueError, pa.ArrowException):
+        return None
+    return {c: table.column(c).combine_chunks() for c in wanted}
 
 
 def _rater_kind_pairs_of(columns: dict[str, pa.Array]) -> list[tuple[str, str]]:
