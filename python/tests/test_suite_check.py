@@ -524,6 +524,11 @@ def test_a_file_with_only_a_header_is_an_error(suite):
     (suite / "ratings" / "empty_import.csv").write_text(header + "\n")
     assert messages(suite) == ["suites/team_qa/ratings/empty_import.csv:-:-: no rows: the file of table ratings has no "
                                "data rows (remove it, or add its rows)"]
+    # an empty file (no header either) is a problem of the whole file too, CSV or JSONL
+    (suite / "ratings" / "empty_import.csv").write_text("")
+    (suite / "ratings" / "blank.jsonl").write_text("\n")
+    assert messages(suite) == ["suites/team_qa/ratings/blank.jsonl:-:-: the file is empty",
+                               "suites/team_qa/ratings/empty_import.csv:-:-: the file is empty"]
 
 
 def test_an_unclosed_quote_is_reported_on_the_row_that_opens_it(suite):

@@ -191,7 +191,7 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
     if problem:
         raise ImportRejected([problem])
     if not text.strip():
-        raise ImportRejected([f"{name}:1:-: the file is empty"])
+        raise ImportRejected([f"{name}:-:-: the file is empty"])
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         rows, problems = [], []
         for i, line in enumerate(text.split("\n"), start=1):  # not splitlines(): U+2028 is legal inside JSON
