@@ -258,7 +258,8 @@ def test_a_rater_kind_from_suite_files_not_built_yet(env, tmp_path):
         "sam": ("human", "c.parquet"), "8.0": ("judge", "d.parquet")}
     # a GRADE pack suite gives its pack judges (judge_model@prompt_version of judge_ratings.csv); a pack folder that
     # is missing and a folder without suite.yml give nothing
-    assert {k: (kind, Path(where).name) for k, (kind, where) in rater_kinds(Path(__file__).resolve().parents[2] / "suites" / "grade").items()} == {
+    grade = rater_kinds(Path(__file__).resolve().parents[2] / "suites" / "grade")
+    assert {k: (kind, Path(where).name) for k, (kind, where) in grade.items()} == {
         "synthetic-judge-1@grade-judge-v1": ("judge", "judge_ratings.csv")}
     (suites / "packs").mkdir()
     (suites / "packs" / "suite.yml").write_text("pack_dir: packs\n", encoding="utf-8")
