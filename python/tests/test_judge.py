@@ -309,6 +309,15 @@ def test_a_judge_whose_rater_id_has_another_kind_in_the_suite_is_refused_before_
     res = CliRunner().invoke(app, [*args, "--judge", "judge-x"])
     assert res.exit_code == 0, res.output
     assert len(server.requests) == 4
+    # the store now has judge:judge-x as judge; a suite file that says human (the suite cannot build so) stops the
+    # next run too: every kind the store and the suite's files give counts, not the first one found
+    with open(tmp_path / "suites" / "s" / "ratings.csv", "a", encoding="utf-8") as fh:
+        fh.write("r1b,judge:judge-x,human,correctness,1\n")
+    res = CliRunner().invoke(app, [*args, "--judge", "judge-x", "--item", "i2"])
+    assert res.exit_code == 1
+    assert "rater 'judge:judge-x' is 'judge' here and 'human' at suites/s/ratings.csv (in the suite's files)" \
+        in res.output
+    assert len(server.requests) == 4
 
 
 def test_the_budget_cap_stops_before_exceeding_it(env, server):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -252,15 +253,16 @@ def test_a_rater_kind_from_suite_files_not_built_yet(env, tmp_path):
     # a float id lands as its text ('8.0', as suite land writes it), not as the store would trim or cast it
     pq.write_table(pa.table({"response_id": ["x"], "rater_id": [8.0], "rater_kind": ["judge"]}),
                    suites / "larkfield" / "ratings" / "d.parquet")
-    kinds = rater_kinds(suites / "larkfield")
-    assert {k: (kind, Path(where).name) for k, (kind, where) in kinds.items()} == {
-        "gpt-judge": ("judge", "a.csv"), "course_team": ("judge", "a.csv"), "pat": ("human", "b.parquet"),
-        "sam": ("human", "c.parquet"), "8.0": ("judge", "d.parquet")}
+    def named(kinds: dict) -> dict:
+        return {k: [(kind, Path(where).name) for kind, where in v] for k, v in kinds.items()}
+
+    assert named(rater_kinds(suites / "larkfield")) == {
+        "gpt-judge": [("judge", "a.csv")], "course_team": [("judge", "a.csv")], "pat": [("human", "b.parquet")],
+        "sam": [("human", "c.parquet")], "8.0": [("judge", "d.parquet")]}
     # a GRADE pack suite gives its pack judges (judge_model@prompt_version of judge_ratings.csv); a pack folder that
     # is missing and a folder without suite.yml give nothing
     grade = rater_kinds(Path(__file__).resolve().parents[2] / "suites" / "grade")
-    assert {k: (kind, Path(where).name) for k, (kind, where) in grade.items()} == {
-        "synthetic-judge-1@grade-judge-v1": ("judge", "judge_ratings.csv")}
+    assert named(grade) == {"synthetic-judge-1@grade-judge-v1": [("judge", "judge_ratings.csv")]}
     (suites / "packs").mkdir()
     (suites / "packs" / "suite.yml").write_text("pack_dir: packs\n", encoding="utf-8")
     assert rater_kinds(suites / "packs") == {} and rater_kinds(suites / "nothing") == {}
@@ -280,7 +282,21 @@ def test_a_rater_kind_from_suite_files_not_built_yet(env, tmp_path):
     assert not list(env["store_dir"].rglob("*.csv"))  # nothing appended
     ok = write(env["tmp"] / "ok.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
                "t1-S07,A,gpt-judge,judge,correctness,2\nt1-S07,B,sam,,correctness,1\n")
-    assert store.import_ratings(ok, env["catalog"], store_dir=env["store_dir"], suites_dir=suites)[1] == 2
+    target, n = store.import_ratings(ok, env["catalog"], store_dir=env["store_dir"], suites_dir=suites)
+    assert n == 2
+    # every kind counts, not only the first source's: the store now has gpt-judge as judge, and a suite file that
+    # says human (the suite cannot build) makes a further judge row a problem too; so does a rater the suite's own
+    # files give two kinds
+    write(suites / "larkfield" / "ratings" / "e.csv", "response_id,rater_id,rater_kind\nx,gpt-judge,human\n"
+                                                        "x,sam,judge\n")
+    assert named(rater_kinds(suites / "larkfield"))["sam"] == [("human", "c.parquet"), ("judge", "e.csv")]
+    again = write(env["tmp"] / "again.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
+                  "t1-S07,C,gpt-judge,judge,correctness,2\nt1-S07,C,sam,human,correctness,1\n")
+    e_csv = os.path.relpath(suites / "larkfield" / "ratings" / "e.csv")
+    assert [p.split(": ", 1)[1].split(";")[0] for p in rejected(again, env, suites_dir=suites)] == [
+        f"rater 'gpt-judge' is 'judge' here and 'human' at {e_csv} (in the suite's files)",
+        f"rater 'sam' is 'human' here and 'judge' at {e_csv} (in the suite's files)"]
+    assert len(list(env["store_dir"].rglob("*.csv"))) == 1 and target.exists()
 
 
 def test_rater_is_trimmed_and_blind_flag_checked(env):

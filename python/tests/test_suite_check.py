@@ -211,6 +211,7 @@ def test_rater_kinds_of_a_csv_by_arrow_equal_the_full_reader(tmp_path):
         "bom.csv": "\ufeffresponse_id,rater_id,rater_kind\r\nx,a,judge\r\n",
         "quoted.csv": 'response_id,rater_id,rater_kind,reason\nx,"b, c",,"two\nlines"\ny, d ,human,\n,,,\n',
         "wrong_fields.csv": "response_id,rater_id\nx,a,extra\n",
+        "blank_lines.csv": "response_id,rater_id,rater_kind\nx,a,judge\n   \n,,\n \t,\ny,b,\n \n",
         "no_rater.csv": "response_id,rater_kind\nx,judge\n",
     }
     got = {}
@@ -220,7 +221,8 @@ def test_rater_kinds_of_a_csv_by_arrow_equal_the_full_reader(tmp_path):
         got[name] = (None if fast is None else check._rater_kind_pairs_of(fast), check._rater_kind_pairs(tmp_path / name))
     assert got == {"bom.csv": ([("a", "judge")], [("a", "judge")]),
                    "quoted.csv": ([(" d ", "human"), ("b, c", "human")], [(" d ", "human"), ("b, c", "human")]),
-                   "wrong_fields.csv": (None, []), "no_rater.csv": (None, [])}
+                   "wrong_fields.csv": (None, []), "no_rater.csv": (None, []),
+                   "blank_lines.csv": ([("a", "judge"), ("b", "human")], [("a", "judge"), ("b", "human")])}
     (tmp_path / "latin1.csv").write_bytes("response_id,rater_id\nx,caf\xe9\n".encode("latin-1"))
     assert check._csv_rater_columns(tmp_path / "latin1.csv") is None and check._rater_kind_pairs(
         tmp_path / "latin1.csv") == []

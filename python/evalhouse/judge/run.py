@@ -219,13 +219,14 @@ def plan(con, cfg: JudgeConfig) -> tuple[list[Call], int]:
 def check_rater_kind(con, cfg: JudgeConfig, ratings_dir: Path, suites_dir: Path | None = None) -> None:
     """Raise JudgeError, before any call is made, when the judge's rater id (``judge:<model>``) already has another
     kind than judge in the suite (the store, the suite's files as they are now, the published warehouse:
-    ``store.known_rater_kind``): a rater has one kind in a suite, and the ratings store is append-only. Pairwise
+    ``store.rater_kind_conflict``): a rater has one kind in a suite, and the ratings store is append-only. Pairwise
     runs write the comparisons store, which this does not concern."""
     if cfg.pairwise:
         return
-    known = store.known_rater_kind(cfg.suite, cfg.rater_id, con=con, store_dir=ratings_dir, suites_dir=suites_dir)
-    if known and known[0] != "judge":
-        raise JudgeError(f"rater {cfg.rater_id!r} is 'judge' here and {known[0]!r} at {known[1]}; a rater has one "
+    other = store.rater_kind_conflict(cfg.suite, cfg.rater_id, "judge", con=con, store_dir=ratings_dir,
+                                      suites_dir=suites_dir)
+    if other:
+        raise JudgeError(f"rater {cfg.rater_id!r} is 'judge' here and {other[0]!r} at {other[1]}; a rater has one "
                          "kind in a suite (nothing was called; the judge's ratings need another rater id, or that "
                          "rater another id)")
 

@@ -265,22 +265,33 @@ def existing_keys(store_dir: Path, keys: dict | None = None
     return seen, kinds
 
 
-def known_rater_kind(suite: str, rater_id: str, con=None, store_dir: Path | None = None,
-                     suites_dir: Path | None = None) -> tuple[str, str] | None:
-    """(rater_kind, where) a rater already has in a suite, or None for a rater new to it. Looked up as ``validate``
-    does, in this order: the store's rows (``file:row``), the suite's ratings files as they are now
-    (``evalhouse.suites.check.rater_kinds``), the published warehouse (``con``, when given: fct_ratings)."""
+def kind_conflict(kind: str, stored: tuple[str, str] | None, in_files: list[tuple[str, str]],
+                  in_warehouse: tuple[str, str] | None, earlier: tuple[str, str] | None = None
+                  ) -> tuple[str, str] | None:
+    """The first (kind, where) known for a rater in a suite that is not ``kind``, or None when every known kind is
+    ``kind`` (a rater has one kind in a suite). Known, in the order named: the store's rows (``stored``: the kind of
+    the rater's first store row, ``file:row``), every kind the suite's ratings files give now (``in_files``:
+    ``rater_kinds``), the importing file's earlier rows (``earlier``); the published warehouse (``in_warehouse``)
+    only when neither the store nor the suite's files know the rater: it was built from them, and may be older."""
+    known = [stored, *((k, f"{w} (in the suite's files)") for k, w in in_files), earlier]
+    if stored is None and not in_files:
+        known.append(in_warehouse)
+    return next(((k, w) for k, w in (x for x in known if x) if k != kind), None)
+
+
+def rater_kind_conflict(suite: str, rater_id: str, kind: str, con=None, store_dir: Path | None = None,
+                        suites_dir: Path | None = None) -> tuple[str, str] | None:
+    """``kind_conflict`` for one rater about to be written with ``kind``: the store under ``store_dir``, the suite's
+    folder under ``suites_dir`` (default ``suites/``) and, when ``con`` is given, the published warehouse
+    (fct_ratings)."""
     from evalhouse.suites.check import rater_kinds
 
     store_dir = Path(store_dir) if store_dir else paths.ratings_store()
     stored = existing_keys(store_dir)[1].get((suite, rater_id))
-    if stored:
-        return stored
     suites_dir = Path(suites_dir) if suites_dir else paths.project_dir() / "suites"
-    in_files = rater_kinds(suites_dir / suite).get(rater_id)
-    if in_files:
-        return in_files[0], f"{in_files[1]} (in the suite's files)"
-    if con is not None:
+    in_files = rater_kinds(suites_dir / suite).get(rater_id, [])
+    in_warehouse = None
+    if con is not None and stored is None and not in_files:
         import duckdb
 
         try:
@@ -290,8 +301,8 @@ def known_rater_kind(suite: str, rater_id: str, con=None, store_dir: Path | None
         except duckdb.CatalogException:  # a warehouse without ratings (none published yet)
             row = None
         if row:
-            return row[0], f"{row[1]} (in the warehouse)"
-    return None
+            in_warehouse = (row[0], f"{row[1]} (in the warehouse)")
+    return kind_conflict(kind, stored, in_files, in_warehouse)
 
 
 # columns every store file must have (files written by older versions lack the judge and reported columns)
@@ -357,8 +368,8 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
     ``correction=True`` accepts ratings that repeat a stored one (same reply, rater, criterion and version): they are
     appended as corrections, the stored rating stays, and the latest counts for scoring. Repeats within the file
     are always rejected.
-    A rater's kind is checked against the store, the suite's ratings files under ``suites_dir`` (default
-    ``suites/``; as they are now, built or not) and the published warehouse, in that order of precedence."""
+    A rater's kind must agree with every kind the store, the suite's ratings files under ``suites_dir`` (default
+    ``suites/``; as they are now, built or not) and the file's own earlier rows give the rater (``kind_conflict``)."""
     name = str(path)
     if rater_kind is not None and rater_kind not in RATER_KINDS:
         raise ImportRejected([f"{name}:-:rater_kind: --rater-kind {rater_kind!r} is not one of "
@@ -366,11 +377,11 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
     rows = read_rows(Path(path))
     store_dir = Path(store_dir) if store_dir else paths.ratings_store()
     stored, stored_kinds = existing_keys(store_dir, catalog.keys)
-    kinds = {**catalog.rater_kinds, **stored_kinds}  # the store's rows name a line; the warehouse's only a file
     from evalhouse.suites.check import rater_kinds
 
     suites_dir = Path(suites_dir) if suites_dir else paths.project_dir() / "suites"
-    suites_read: set[str] = set()
+    suite_kinds: dict[str, dict] = {}  # suite -> rater_kinds of its folder, read at its first row
+    in_file: dict[tuple[str, str], tuple[str, str]] = {}  # the kind of each rater's first row in this file
     if rows:
         _check_header(name, rows, rater)
     problems: list[str] = []
@@ -389,15 +400,17 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
         rec["rated_at"] = rated_at
         # the one-kind rule, on rows whose rater cells are fine (a cell that differs from --rater-kind says so already)
         if len(problems) == n_problems and rec["rater_id"]:
-            if rec["suite"] not in suites_read:  # a suite file not built yet counts as much as the warehouse
-                suites_read.add(rec["suite"])
-                for rater_id, (kind, file) in rater_kinds(suites_dir / rec["suite"]).items():
-                    if (rec["suite"], rater_id) not in stored_kinds:
-                        kinds[(rec["suite"], rater_id)] = (kind, f"{file} (in the suite's files)")
-            kind, where = kinds.setdefault((rec["suite"], rec["rater_id"]), (rec["rater_kind"], f"{name}:{line}"))
-            if kind != rec["rater_kind"]:
-                bad("rater_kind", f"rater {rec['rater_id']!r} is {rec['rater_kind']!r} here and {kind!r} at {where}; "
-                                  "a rater has one kind in a suite (import these ratings under another rater id)")
+            key = (rec["suite"], rec["rater_id"])
+            if rec["suite"] not in suite_kinds:
+                suite_kinds[rec["suite"]] = rater_kinds(suites_dir / rec["suite"])
+            other = kind_conflict(rec["rater_kind"], stored_kinds.get(key),
+                                  suite_kinds[rec["suite"]].get(rec["rater_id"], []), catalog.rater_kinds.get(key),
+                                  in_file.get(key))
+            in_file.setdefault(key, (rec["rater_kind"], f"{name}:{line}"))
+            if other:
+                bad("rater_kind", f"rater {rec['rater_id']!r} is {rec['rater_kind']!r} here and {other[0]!r} at "
+                                  f"{other[1]}; a rater has one kind in a suite (import these ratings under another "
+                                  "rater id)")
                 continue
         ident = _identity(rec, catalog.keys)
         if ident in seen_in_file:
