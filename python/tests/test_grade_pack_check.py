@@ -111,6 +111,19 @@ def test_a_missing_pack_file_and_a_data_file_beside_pack_dir(suite):
     ]
 
 
+def test_an_empty_pack_csv_is_a_problem_before_dbt_reads_it(suite):
+    """dbt reads every pack CSV by its header row: an empty file (no header; blanks or a BOM only) failed the build
+    with a binder error in stg_grade__gold_insights after the check said OK. Now the check names it; a file with its
+    header row and no rows stays fine."""
+    pack = suite.parents[1] / PACK
+    (pack / "gold_insights.csv").write_text("", encoding="utf-8")
+    (pack / "judge_verdicts.csv").write_bytes(b"\xef\xbb\xbf \r\n")
+    header = (pack / "forbidden_claims.csv").read_text(encoding="utf-8").splitlines()[0]
+    (pack / "forbidden_claims.csv").write_text(header + "\n", encoding="utf-8")
+    why = "the file is empty: a pack's CSV file needs at least its header row (data/grade/PACK_FORMAT.md)"
+    assert messages(suite) == [f"{PACK}/gold_insights.csv:-:-: {why}", f"{PACK}/judge_verdicts.csv:-:-: {why}"]
+
+
 def test_a_pack_dir_that_is_not_a_folder(suite):
     yml = suite / "suite.yml"
     yml.write_text(yml.read_text(encoding="utf-8").replace("pack_dir: ../../data/grade/packs", "pack_dir: ../packs"),

@@ -225,6 +225,12 @@ def _responses(path: Path, problems: list[Problem]) -> tuple[list[dict], list[di
     return responses, labels
 
 
+def _has_text(path: Path) -> bool:
+    """True when the file holds something besides blanks and a UTF-8 byte order mark (its first KiB is read)."""
+    with open(path, "rb") as fh:
+        return bool(fh.read(1024).removeprefix(b"\xef\xbb\xbf").strip())
+
+
 def read_packs(root: Path, problems: list[Problem]) -> PackTables:
     """Every pack under ``root`` (its sub-folders, by name) as the contract tables items, responses,
     response_labels, gold and ratings; pack problems are appended to ``problems``."""
@@ -242,6 +248,13 @@ def read_packs(root: Path, problems: list[Problem]) -> PackTables:
                                     "data/grade/PACK_FORMAT.md must exist; an empty file with its header row is "
                                     "fine)"))
         if missing:
+            continue
+        # dbt reads each CSV by its header row: an empty one stops the build with a binder error, not a problem
+        empty = [f for f in PACK_FILES if f.endswith(".csv") and not _has_text(pack / f)]
+        for f in empty:
+            problems.append(Problem(_rel(pack / f), 0, "", "the file is empty: a pack's CSV file needs at least its "
+                                    "header row (data/grade/PACK_FORMAT.md)"))
+        if empty:
             continue
         out.files |= {_rel(pack / f) for f in _PACK_COLUMNS}
         items, responses = _items(pack / "tasks.csv", problems), _responses(pack / "responses.jsonl", problems)
