@@ -62,6 +62,10 @@ def register(app: typer.Typer) -> None:
 
         if both_orders and not pairwise:
             raise typer.BadParameter("--both-orders needs --pairwise", param_hint="--both-orders")
+        if judge_model != judge_model.strip() or not judge_model:
+            # the name becomes the rater id judge:<model>: ' gpt-x' would be a rater of its own beside 'gpt-x'
+            raise typer.BadParameter(f"{judge_model!r}: give the model name without leading or trailing spaces",
+                                     param_hint="--judge")
         cfg = JudgeConfig(suite=suite, judge_model=judge_model, rubric_id=rubric, rubric_version=rubric_version,
                           pairwise=pairwise, both_orders=both_orders, baseline=baseline, items=item or None,
                           systems=system or None, temperature=temperature, seed=seed, max_tokens=max_tokens,
