@@ -214,6 +214,12 @@ def test_a_rater_has_one_kind_in_a_suite(env):
     assert not list(env["store_dir"].rglob("*.csv"))
     first = write(env["tmp"] / "lea.csv", "packet_id,letter,criterion,score\nt1-S07,A,correctness,2\n")
     target, _ = store.import_ratings(first, env["catalog"], store_dir=env["store_dir"], rater="lea")
+    # a refused row sets no kind for the rows after it: row 3 agrees with the store and is not a second problem
+    mixed = write(env["tmp"] / "mixed.csv", "packet_id,letter,rater_id,rater_kind,criterion,score\n"
+                  "t1-S07,B,lea,judge,correctness,1\nt1-S07,B,lea,human,completeness,1\n")
+    assert rejected(mixed, env) == [
+        f"{mixed}:2:rater_kind: rater 'lea' is 'judge' here and 'human' at {target}:2; a rater has one kind in a "
+        "suite (import these ratings under another rater id)"]
     later = write(env["tmp"] / "adjudicate.csv", "packet_id,letter,criterion,score\nt1-S07,B,correctness,1\n")
     assert rejected(later, env, rater="lea", rater_kind="adjudicator") == [
         f"{later}:2:rater_kind: rater 'lea' is 'adjudicator' here and 'human' at {target}:2; a rater has one kind "

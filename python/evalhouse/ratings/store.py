@@ -406,12 +406,12 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
             other = kind_conflict(rec["rater_kind"], stored_kinds.get(key),
                                   suite_kinds[rec["suite"]].get(rec["rater_id"], []), catalog.rater_kinds.get(key),
                                   in_file.get(key))
-            in_file.setdefault(key, (rec["rater_kind"], f"{name}:{line}"))
             if other:
                 bad("rater_kind", f"rater {rec['rater_id']!r} is {rec['rater_kind']!r} here and {other[0]!r} at "
                                   f"{other[1]}; a rater has one kind in a suite (import these ratings under another "
                                   "rater id)")
                 continue
+            in_file.setdefault(key, (rec["rater_kind"], f"{name}:{line}"))  # a refused row sets no kind
         ident = _identity(rec, catalog.keys)
         if ident in seen_in_file:
             bad("criterion", f"duplicate rating: same reply, rater, criterion and version as row {seen_in_file[ident]}")
