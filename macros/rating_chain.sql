@@ -1,15 +1,21 @@
 {#-
   The incremental rating chain (int_ratings -> int_effective_scores -> int_reply_scores ->
   int_rater_pair_scores / int_reliability_scores -> int_reliability_units, and fct_ratings, fct_criterion_scores,
-  fct_reply_scores, fct_stale_ratings).
+  fct_reply_scores, fct_stale_ratings; and, recomputed per suite, int_reliability_cells -> fct_judge_human_agreement,
+  fct_judge_diagnostics, fct_system_rankings).
 
-  int_rating_groups hashes the rating rows of every (source_file, response_id) and fingerprints everything else the
-  chain reads (rubric criteria, rules and versions, responses, items, the chain's own code); HANNA's metric scores
-  are hashed per response like rating rows.
-  int_rating_changes lists the (source_file, response_id) pairs whose hash or fingerprint differs from
-  _rating_chain_state (the groups as the whole chain last applied them), plus the pairs still pending from a run
+  int_rating_groups hashes the rating rows of every (source_file, suite, response_id) and fingerprints everything
+  else the chain reads (rubric criteria, rules and versions, responses, items, the chain's own code); HANNA's metric
+  scores are hashed per response like rating rows.
+  int_rating_changes lists the (source_file, suite, response_id) groups whose hash or fingerprint differs from
+  _rating_chain_state (the groups as the whole chain last applied them), plus the groups still pending from a run
   that did not finish. On DuckDB each chain model is incremental: a pre-hook deletes the affected keys, the model
-  recomputes them, and its grain test checks only those (rating_chain_test_filter). save_rating_chain_state
+  recomputes them, and its grain test checks only those (rating_chain_test_filter). The keys are the affected
+  responses, or for the rating rows their (source_file, response_id) pairs, or for the per-suite models (their rows
+  summarise a whole suite: rating_chain_suite_models) the suites of the changed groups, every suite when a changed
+  group has no suite. The Python library those models call (evalhouse.stats) is code of the chain too:
+  `evalhouse build` drops the chain's tables when it changed (evalhouse.cli.suites.rating_chain_code_hash); a plain
+  `dbt build` after such a change needs --full-refresh. save_rating_chain_state
   (on-run-end) advances the state only when every chain model ran successfully in the run and no test on one
   failed. On any other engine the chain models are tables and none of this applies: the two bookkeeping models are
   duckdb_only (dbt_project.yml) and the chain models do not ref them there.
@@ -18,7 +24,12 @@
 {% macro rating_chain_models() -%}
   {{ return(['int_rating_groups', 'int_rating_changes', 'int_ratings', 'fct_ratings', 'int_effective_scores',
              'int_reply_scores', 'int_rater_pair_scores', 'int_reliability_scores', 'int_reliability_units',
-             'fct_criterion_scores', 'fct_reply_scores', 'fct_stale_ratings']) }}
+             'fct_criterion_scores', 'fct_reply_scores', 'fct_stale_ratings'] + rating_chain_suite_models()) }}
+{%- endmacro %}
+
+{#- rating_chain_suite_models(): the chain models recomputed per suite (key suite; Python models on DuckDB). -#}
+{% macro rating_chain_suite_models() -%}
+  {{ return(['int_reliability_cells', 'fct_judge_human_agreement', 'fct_judge_diagnostics', 'fct_system_rankings']) }}
 {%- endmacro %}
 
 {#- rating_chain_materialized(): 'incremental' on DuckDB, 'table' elsewhere. -#}
@@ -64,9 +75,15 @@ select suite, source_file, source_row, response_id, rater_id, rater_kind, criter
 from {{ ref('stg_ratings_store__ratings') }}
 {%- endmacro %}
 
-{#- rating_chain_state_relation(): the stored state, or none before the first complete incremental run. -#}
+{#- rating_chain_state_relation(): the stored state, or none before the first complete incremental run (or when
+    the state was saved by an older evalhouse, without the groups' suite: everything is then recomputed). -#}
 {% macro rating_chain_state_relation() -%}
-  {{ return(adapter.get_relation(database=this.database, schema=this.schema, identifier='_rating_chain_state')) }}
+  {%- set state = adapter.get_relation(database=this.database, schema=this.schema, identifier='_rating_chain_state') -%}
+  {%- if state is not none and 'suite' not in (adapter.get_columns_in_relation(state) | map(attribute='name')
+                                                | map('lower') | list) -%}
+    {%- set state = none -%}
+  {%- endif -%}
+  {{ return(state) }}
 {%- endmacro %}
 
 {#- affected_responses(column): in an incremental run, a condition true for the responses to recompute; else true. -#}
@@ -93,8 +110,16 @@ true
   {%- endif -%}
 {%- endmacro %}
 
+{#- changed_suites(column, changes): a condition true for the suites of the groups in the relation `changes`
+    (int_rating_changes), and for every suite when one of them has none. What the per-suite chain models recompute
+    (rating_chain_delete, rating_chain_test_filter; their Python side: evalhouse.warehouse.rating_chain). -#}
+{% macro changed_suites(column, changes) -%}
+({{ column }} in (select rating_changes.suite from {{ changes }} as rating_changes)
+ or exists (select 1 from {{ changes }} as rating_changes where rating_changes.suite is null))
+{%- endmacro %}
+
 {#- rating_chain_delete(key): pre-hook of an incremental chain model: delete the affected keys (key 'response_id',
-    or 'rating' for the (source_file, response_id) pairs); everything when no state was saved yet. -#}
+    'suite', or 'rating' for the (source_file, response_id) pairs); everything when no state was saved yet. -#}
 {% macro rating_chain_delete(key) -%}
   {%- if is_incremental() -%}
     {%- set changes = this.incorporate(path={'identifier': 'int_rating_changes'}) -%}
@@ -102,6 +127,8 @@ true
 delete from {{ this }}
     {%- elif key == 'response_id' -%}
 delete from {{ this }} where response_id in (select response_id from {{ changes }})
+    {%- elif key == 'suite' -%}
+delete from {{ this }} where {{ changed_suites('suite', changes) }}
     {%- else -%}
 delete from {{ this }} where exists (
     select 1 from {{ changes }} as rating_changes
@@ -147,8 +174,9 @@ delete from {{ this }} where exists (
 {#- rating_chain_test_filter(model, columns): a where clause for a uniqueness test (`columns`, the key) of an
     incremental chain model, restricting it to the keys of the rows this run recomputed, or nothing (every row is
     checked). Restricted only in a `dbt build` on DuckDB that selected the model, not --full-refresh, after a saved
-    state. The recomputed rows are those of the affected responses (response_id in int_rating_changes), or for the
-    rating rows (int_ratings, fct_ratings) of the affected rating files (source_file). A key holding that column
+    state. The recomputed rows are those of the affected responses (response_id in int_rating_changes), for the
+    rating rows (int_ratings, fct_ratings) of the affected rating files (source_file), for the per-suite models
+    of the changed suites. A key holding that column
     reads just those rows; a one-column key (rating_id) reads every row whose value one of them has; another key is
     not restricted. Sound because a duplicate the run made has a recomputed row in it; the kept rows were checked
     in the run that wrote them, and the state advances only when the chain's tests passed (save_rating_chain_state).
@@ -162,8 +190,13 @@ delete from {{ this }} where exists (
         and adapter.get_relation(database=model.database, schema=model.schema,
                                  identifier='_rating_chain_state') is not none -%}
     {%- set changes = model.incorporate(path={'identifier': 'int_rating_changes'}) -%}
-    {%- set by = 'source_file' if name in ['int_ratings', 'fct_ratings'] else 'response_id' -%}
-    {%- set recomputed = by ~ ' in (select ' ~ by ~ ' from ' ~ changes ~ ')' -%}
+    {%- if name in rating_chain_suite_models() -%}
+      {%- set by = 'suite' -%}
+      {%- set recomputed = changed_suites('suite', changes) -%}
+    {%- else -%}
+      {%- set by = 'source_file' if name in ['int_ratings', 'fct_ratings'] else 'response_id' -%}
+      {%- set recomputed = by ~ ' in (select ' ~ by ~ ' from ' ~ changes ~ ')' -%}
+    {%- endif -%}
     {%- if by in columns -%}
 where {{ recomputed }}
     {%- elif columns | length == 1 -%}

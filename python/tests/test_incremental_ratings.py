@@ -3,7 +3,9 @@
 In a built copy of the project, each change is made, the chain is rebuilt incrementally, its models and the marts on
 them are saved, then rebuilt with --full-refresh and compared row by row (as multisets): a new ratings file, a
 re-rating (later rated_at) of an existing key together with an edited file, a removed file, a changed rubric rule,
-a changed rubric version note. Last, a build's grain tests read only the recomputed responses, `dbt test` every row.
+a changed rubric version note. The per-suite models recompute only the changed suites; a state saved without the
+groups' suite (an older evalhouse) counts as none. Last, a build's grain tests read only the recomputed responses,
+`dbt test` every row.
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ SELECT = ["--select", *CHAIN, "fct_model_run_scores", "fct_word_search_vs_human"
           "+int_rubric_rules", "+int_rubric_versions", "--exclude-resource-type", "test", "--exclude-resource-type",
           "unit_test"]
 STORE = "data/ratings/larkfield"
+# the chain models recomputed per suite (macros/rating_chain.sql, rating_chain_suite_models)
+SUITE_MODELS = ["int_reliability_cells", "fct_judge_human_agreement", "fct_judge_diagnostics", "fct_system_rankings"]
 HEADER = ["suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
           "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row"]
 
@@ -114,6 +118,44 @@ def test_one_list_of_chain_models():
     assert re.findall(r"'([a-z_]+)'", body) == CHAIN
 
 
+def test_one_list_of_per_suite_chain_models():
+    macro = (Path(__file__).resolve().parents[2] / "macros" / "rating_chain.sql").read_text()
+    body = re.search(r"macro rating_chain_suite_models\(\).*?return\(\[(.*?)\]\)", macro, re.S).group(1)
+    assert re.findall(r"'([a-z_]+)'", body) == SUITE_MODELS == CHAIN[-4:]
+
+
+def test_changed_suites_and_the_rows_they_keep():
+    """evalhouse.warehouse.rating_chain on a small in-memory DuckDB: the suites of the change list (every suite, None,
+    in a full build or when a changed group has no suite), the rows restricted to them (a quote in a suite name),
+    and a few suites' rows cast to the stored table's types (an all-NULL pandas column of object dtype)."""
+    import pandas as pd
+
+    from evalhouse.warehouse.rating_chain import as_stored, changed_suites, in_suites, unchanged
+
+    con = duckdb.connect()
+    changes = con.sql("select * from (values ('f', 'b', 'r1'), ('f', 'a', 'r2'), ('g', 'a', 'r3')) "
+                      "as t(source_file, suite, response_id)")
+    assert changed_suites(changes, incremental=True) == ["a", "b"]
+    assert changed_suites(changes, incremental=False) is None
+    assert changed_suites(changes.filter("false"), incremental=True) == []
+    with_null = con.sql("select 'f' as source_file, cast(null as varchar) as suite, 'r' as response_id "
+                        "union all select 'f', 'a', 'r2'")
+    assert changed_suites(with_null, incremental=True) is None
+    rows = con.sql("select * from (values ('a', 1), ('b', 2), ('o''k', 3)) as t(suite, n)")
+    assert sorted(in_suites(rows, ["b", "o'k"]).fetchall()) == [("b", 2), ("o'k", 3)]
+    assert in_suites(rows, []).fetchall() == []
+    assert len(in_suites(rows, None).fetchall()) == 3
+    con.execute("create table stored (suite varchar, task varchar, kappa double, n bigint)")
+    con.execute("insert into stored values ('z', 't', 0.5, 4)")
+    frame = pd.DataFrame({"n": [3], "kappa": [None], "task": [None], "suite": ["a"]})
+    cast = as_stored(con, frame, "stored")
+    assert (cast.columns, [str(t) for t in cast.types], cast.fetchall()) == \
+        (["suite", "task", "kappa", "n"], ["VARCHAR", "VARCHAR", "DOUBLE", "BIGINT"], [("a", None, None, 3)])
+    assert unchanged(con, "stored").fetchall() == [] and unchanged(con, "stored").columns == cast.columns
+    with pytest.raises(duckdb.BinderException, match="kappa"):
+        as_stored(con, frame.drop(columns="kappa"), "stored")
+
+
 def test_new_ratings_file(project):
     dst, run = project
     known = _larkfield_ratings(dst)[:6]
@@ -127,6 +169,7 @@ def test_new_ratings_file(project):
     changes = set(_query(dst, "select source_file, response_id from int_rating_changes"))
     assert {rid for _, rid in changes} == {r["response_id"] for r in rows}
     assert {Path(f).name for f, _ in changes} == {path.name}
+    assert _query(dst, "select distinct suite from int_rating_changes") == [("larkfield",)]
     _rebuild_and_compare(project)
     assert _query(dst, "select count(*) from int_effective_scores where rating_id is not null "
                        "and not carried_forward and rater_id = 'second_reader'") == [(6,)]
@@ -179,6 +222,56 @@ def test_changed_version_note(project):
     _rebuild_and_compare(project)
     notes = _query(dst, "select distinct change_note from fct_stale_ratings where suite = 'larkfield'")
     assert len(notes) == 1 and notes[0][0].startswith("Fences are stripped now; " + old), notes
+
+
+def _suite_rows(dst: Path, suite: str) -> dict[str, list[tuple]]:
+    return {m: _query(dst, f"select * from {m} where suite = '{suite}' order by all") for m in SUITE_MODELS}
+
+
+def test_per_suite_models_recompute_only_the_changed_suites(project):
+    """A new larkfield rating file (a judge's): the per-suite chain models (rating_chain_suite_models) recompute
+    larkfield's rows and no other suite's. Rows deleted behind dbt's back show it: larkfield's come back, with the
+    judge's, sottana's stay away until --full-refresh, which gives larkfield the same rows."""
+    dst, run = project
+    known = _larkfield_ratings(dst)
+    _write_store_file(dst, "20260304T000000Z_judge_test.csv", [
+        {"response_id": rid, "rater_id": "judge:test", "rater_kind": "judge", "criterion": crit,
+         "rubric_version": ver, "score": score, "rated_at": "2026-03-04T00:00:00"} for rid, crit, ver, score in known])
+    hanna = {m: _query(dst, f"select count(*) from {m} where suite = 'hanna'")[0][0] for m in SUITE_MODELS}
+    sottana = {m: _query(dst, f"select count(*) from {m} where suite = 'sottana'")[0][0] for m in SUITE_MODELS}
+    assert all(sottana.values()) and all(hanna.values()), (sottana, hanna)
+    with duckdb.connect(str(_db(dst))) as con:
+        for m in SUITE_MODELS:
+            con.execute(f"delete from {m} where suite in ('larkfield', 'sottana')")
+    run(*SELECT)
+    incremental = _suite_rows(dst, "larkfield")
+    assert all(incremental.values()), {m: len(r) for m, r in incremental.items()}
+    assert _query(dst, "select count(*) from fct_judge_diagnostics where suite = 'larkfield' "
+                       "and rater_id = 'judge:test'")[0][0] > 0
+    assert {m: _query(dst, f"select count(*) from {m} where suite = 'sottana'")[0][0] for m in SUITE_MODELS} \
+        == dict.fromkeys(SUITE_MODELS, 0)
+    assert {m: _query(dst, f"select count(*) from {m} where suite = 'hanna'")[0][0] for m in SUITE_MODELS} == hanna
+    run(*SELECT, "--full-refresh")
+    assert {m: _query(dst, f"select count(*) from {m} where suite = 'sottana'")[0][0] for m in SUITE_MODELS} \
+        == sottana
+    assert _suite_rows(dst, "larkfield") == incremental
+    (dst / STORE / "20260304T000000Z_judge_test.csv").unlink()
+    _rebuild_and_compare(project)
+    assert _query(dst, "select count(*) from fct_judge_diagnostics where rater_id = 'judge:test'") == [(0,)]
+
+
+def test_a_state_saved_without_the_suite_column(project):
+    """A state and a pending change list saved by an older evalhouse (groups without their suite) count as no
+    state: the next incremental build recomputes every key, as a full one does."""
+    dst, _ = project
+    with duckdb.connect(str(_db(dst))) as con:
+        con.execute("alter table _rating_chain_state drop column suite")
+        con.execute("alter table int_rating_changes drop column suite")
+    known = _larkfield_ratings(dst)[:2]
+    _write_store_file(dst, "20260305T000000Z_second_reader.csv", [
+        {"response_id": rid, "rater_id": "second_reader", "criterion": crit, "rubric_version": ver,
+         "score": score, "rated_at": "2026-03-05T00:00:00"} for rid, crit, ver, score in known])
+    _rebuild_and_compare(project)
 
 
 def test_grain_tests_check_the_recomputed_rows(project):

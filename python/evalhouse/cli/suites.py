@@ -149,29 +149,39 @@ def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
     return len(suites), land(suites, fingerprint=fingerprint)
 
 
-# The incremental rating chain (macros/rating_chain.sql) and its bookkeeping tables. When the code of any of them or
-# of a macro changed since the tables were made, they are dropped and rebuilt whole (a stored table may have other
-# columns, or rows computed by other logic); the sha256 of that code is kept in _rating_chain_code.
+# The incremental rating chain (macros/rating_chain.sql) and its bookkeeping tables. When the code of any of them, of
+# a macro or of the statistics library its Python models call (evalhouse.stats) changed since the tables were made,
+# they are dropped and rebuilt whole (a stored table may have other columns, or rows computed by other logic); the
+# sha256 of that code is kept in _rating_chain_code.
 RATING_CHAIN_MODELS = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_effective_scores",
                        "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores", "int_reliability_units",
-                       "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings")
+                       "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings", "int_reliability_cells",
+                       "fct_judge_human_agreement", "fct_judge_diagnostics", "fct_system_rankings")
 # Chain tables an older evalhouse made and the current code no longer has (int_latest_ratings: now a CTE of
 # int_effective_scores): dropped with the chain, so a warehouse built before does not keep them.
 RETIRED_CHAIN_TABLES = ("int_latest_ratings",)
 
 
 def rating_chain_code_hash() -> str:
-    """sha256 of the rating chain models' SQL and of every macro file."""
+    """sha256 of the rating chain models' code (SQL and Python), of every macro file and of the evalhouse.stats
+    package's source (the chain's Python models compute with it)."""
     import hashlib
+    from pathlib import Path
 
+    import evalhouse.stats
     from evalhouse import paths
 
     root = paths.project_dir()
-    files = sorted(p for p in (root / "models").rglob("*.sql") if p.stem in RATING_CHAIN_MODELS)
+    files = sorted(p for p in (root / "models").rglob("*")
+                   if p.suffix in (".sql", ".py") and p.stem in RATING_CHAIN_MODELS)
     files += sorted((root / "macros").glob("*.sql"))
+    stats = Path(evalhouse.stats.__file__).resolve().parent
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(stats.rglob("*.py")):
+        digest.update(b"evalhouse/stats/" + path.relative_to(stats).as_posix().encode() + b"\0" + path.read_bytes()
+                      + b"\0")
     return digest.hexdigest()
 
 
