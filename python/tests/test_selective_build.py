@@ -220,6 +220,9 @@ def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(pr
                     "rated_at": "2027-01-01T00:00:00", "store_row": 1})
     out = run()
     assert "changed since the last build: ratings_store.ratings;" in out, out
+    results = json.loads((dst / "target" / "run_results.json").read_text())["results"]
+    kinds = {r["unique_id"].split(".")[0] for r in results}
+    assert "test" in kinds and "unit_test" not in kinds, kinds  # data tests run; unit tests test unchanged code
     ran = _ran(dst)
     assert {"model.evalhouse.int_ratings", "model.evalhouse.fct_reply_scores",
             "model.evalhouse.fct_two_reader_agreement"} <= ran
