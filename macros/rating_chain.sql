@@ -2,7 +2,8 @@
   The incremental rating chain (int_ratings -> int_effective_scores -> int_reply_scores ->
   int_rater_pair_scores / int_reliability_scores -> int_reliability_units, and fct_ratings, fct_criterion_scores,
   fct_reply_scores, fct_stale_ratings; and, recomputed per suite, int_reliability_cells -> fct_judge_human_agreement,
-  fct_judge_diagnostics, fct_system_rankings).
+  fct_judge_diagnostics, fct_system_rankings, and int_reliability_unit_patterns -> fct_interrater_reliability,
+  fct_coder_set_alpha).
 
   int_rating_groups hashes the rating rows of every (source_file, suite, response_id) and fingerprints everything
   else the chain reads (rubric criteria, rules and versions, responses, items, the chain's own code); HANNA's metric
@@ -29,7 +30,8 @@
 
 {#- rating_chain_suite_models(): the chain models recomputed per suite (key suite; Python models on DuckDB). -#}
 {% macro rating_chain_suite_models() -%}
-  {{ return(['int_reliability_cells', 'fct_judge_human_agreement', 'fct_judge_diagnostics', 'fct_system_rankings']) }}
+  {{ return(['int_reliability_cells', 'fct_judge_human_agreement', 'fct_judge_diagnostics', 'fct_system_rankings',
+             'int_reliability_unit_patterns', 'fct_interrater_reliability', 'fct_coder_set_alpha']) }}
 {%- endmacro %}
 
 {#- rating_chain_materialized(): 'incremental' on DuckDB, 'table' elsewhere. -#}
@@ -116,6 +118,17 @@ true
 {% macro changed_suites(column, changes) -%}
 ({{ column }} in (select rating_changes.suite from {{ changes }} as rating_changes)
  or exists (select 1 from {{ changes }} as rating_changes where rating_changes.suite is null))
+{%- endmacro %}
+
+{#- affected_suites(column): in an incremental run of a per-suite chain model, a condition true for the suites to
+    recompute (changed_suites); otherwise true. -#}
+{% macro affected_suites(column) -%}
+  {%- if target.type == 'duckdb' -%}{%- set changes = ref('int_rating_changes') -%}{%- endif -%}
+  {%- if is_incremental() -%}
+{{ changed_suites(column, changes) }}
+  {%- else -%}
+true
+  {%- endif -%}
 {%- endmacro %}
 
 {#- rating_chain_delete(key): pre-hook of an incremental chain model: delete the affected keys (key 'response_id',

@@ -34,7 +34,8 @@ SELECT = ["--select", *CHAIN, "fct_model_run_scores", "fct_word_search_vs_human"
           "unit_test"]
 STORE = "data/ratings/larkfield"
 # the chain models recomputed per suite (macros/rating_chain.sql, rating_chain_suite_models)
-SUITE_MODELS = ["int_reliability_cells", "fct_judge_human_agreement", "fct_judge_diagnostics", "fct_system_rankings"]
+SUITE_MODELS = ["int_reliability_cells", "fct_judge_human_agreement", "fct_judge_diagnostics", "fct_system_rankings",
+                "int_reliability_unit_patterns", "fct_interrater_reliability", "fct_coder_set_alpha"]
 HEADER = ["suite", "response_id", "packet_id", "letter", "rater_id", "rater_kind", "criterion", "score", "reason",
           "rubric_id", "rubric_version", "is_blind", "rated_at", "store_row"]
 
@@ -121,7 +122,7 @@ def test_one_list_of_chain_models():
 def test_one_list_of_per_suite_chain_models():
     macro = (Path(__file__).resolve().parents[2] / "macros" / "rating_chain.sql").read_text()
     body = re.search(r"macro rating_chain_suite_models\(\).*?return\(\[(.*?)\]\)", macro, re.S).group(1)
-    assert re.findall(r"'([a-z_]+)'", body) == SUITE_MODELS == CHAIN[-4:]
+    assert re.findall(r"'([a-z_]+)'", body) == SUITE_MODELS == CHAIN[-len(SUITE_MODELS):]
 
 
 def test_changed_suites_and_the_rows_they_keep():

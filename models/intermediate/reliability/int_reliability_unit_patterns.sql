@@ -9,15 +9,23 @@
 -- per rater pair, each coder set's alpha (humans + judge: the judge's rows plus the human rows it did not score)
 -- and the system means depend on the units only through these counts (evalhouse.stats.unit_patterns,
 -- evalhouse.stats.reliability): 100k responses x 2 raters on a 0-2 scale are at most 9 rows per system.
-{{ config(materialized='table') }}
-with human_patterns as (
+-- Incremental on DuckDB per suite (a per-suite model of the rating chain, macros/rating_chain.sql): recomputes the
+-- suites whose ratings changed.
+{{ config(materialized=rating_chain_materialized(), unique_key='suite', incremental_strategy='delete+insert',
+          on_schema_change='fail', pre_hook="{{ rating_chain_delete('suite') }}") }}
+with units as (
+    select * from {{ ref('int_reliability_units') }}
+    where {{ affected_suites('suite') }}
+),
+
+human_patterns as (
     select
         suite, task, rubric_id, rubric_version, criterion, system_id, human_scores,
         count(*)                                                                as n_units,
         cast(sum(n_human_excluded) as bigint)                                   as n_ratings_excluded,
         min(min_score)                                                          as min_score,
         max(max_score)                                                          as max_score
-    from {{ ref('int_reliability_units') }}
+    from units
     where n_human_rows > 0
     group by suite, task, rubric_id, rubric_version, criterion, system_id, human_scores
 ),
@@ -27,7 +35,7 @@ judge_scores as (
     select
         suite, task, rubric_id, rubric_version, criterion, system_id, human_scores,
         unnest(judge_scores)                                                    as judge
-    from {{ ref('int_reliability_units') }}
+    from units
     where len(judge_scores) > 0
 ),
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evalhouse.stats import scipy_module
 from evalhouse.stats.result import StatResult
 
 
@@ -234,7 +235,7 @@ def _alpha_from_coincidences(pairable: np.ndarray, values: np.ndarray, level: st
     scores. nominal and interval use the closed forms (sums of squares); ordinal and ratio the sparse coincidence
     matrix o_ck = sum_u n_uc n_uk / (m_u - 1) (minus the diagonal self-pairs).
     """
-    from scipy import sparse
+    sparse = scipy_module("scipy.sparse")
 
     present = ~np.isnan(pairable)
     unit_index = np.nonzero(present)[0]
@@ -290,7 +291,7 @@ def _correlation(x: Sequence, y: Sequence, method: str) -> StatResult:
         return StatResult(None, n, "x is constant (all tied): correlation undefined")
     if np.all(ya == ya[0]):
         return StatResult(None, n, "y is constant (all tied): correlation undefined")
-    from scipy import stats as sps
+    sps = scipy_module("scipy.stats")
 
     if method == "kendall_tau_b":
         value = sps.kendalltau(xa, ya, variant="b").statistic
@@ -681,8 +682,8 @@ def _discordant_by_group(g: np.ndarray, x_rank: np.ndarray, y_rank: np.ndarray, 
     slice, y ranks made 1-based inside the group. Without it, the numpy merge count _inversions_by_group (same
     counts, ~20x slower)."""
     try:
-        from scipy.stats._stats import _kendall_dis
-    except ImportError:  # pragma: no cover - a scipy without the private counter
+        _kendall_dis = scipy_module("scipy.stats._stats")._kendall_dis
+    except (ImportError, AttributeError):  # pragma: no cover - a scipy without the private counter
         return _inversions_by_group(y_rank, g, lengths.size)
     bounds = np.concatenate([[0], np.cumsum(lengths)])
     dis = np.zeros(lengths.size, dtype=np.int64)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evalhouse.stats import scipy_module
 from evalhouse.stats.result import StatResult
 
 __all__ = [
@@ -247,7 +248,7 @@ def _fit_soft_logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
     Minimises -sum[y log s(x w) + (1 - y) log(1 - s(x w))] with its gradient (scipy L-BFGS-B).
     """
-    from scipy.optimize import minimize
+    minimize = scipy_module("scipy.optimize").minimize
 
     def loss(w):
         z = x @ w

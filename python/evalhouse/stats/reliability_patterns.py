@@ -102,14 +102,15 @@ _CONFIG = re.compile(r"""\{\{\s*config\((?:[^"']|"[^"]*"|'[^']*')*?\)\s*\}\}""")
 
 def _render(name: str, refs: dict[str, str]) -> str:
     """The SQL of model ``name`` (models/intermediate/reliability/) with its config() removed, each ref() in
-    ``refs`` replaced and affected_responses(...) (macros/rating_chain.sql) true: the SQL of a full build."""
+    ``refs`` replaced and affected_responses(...) and affected_suites(...) (macros/rating_chain.sql) true: the SQL
+    of a full build."""
     from evalhouse import paths
 
     path = paths.project_dir() / "models" / "intermediate" / "reliability" / f"{name}.sql"
     sql = _CONFIG.sub("", path.read_text(encoding="utf-8"))
     for model, source in refs.items():
         sql = re.sub(r"\{\{\s*ref\('" + model + r"'\)\s*\}\}", lambda _m, s=source: s, sql)
-    sql = re.sub(r"\{\{\s*affected_responses\([^)]*\)\s*\}\}", "true", sql)
+    sql = re.sub(r"\{\{\s*affected_(?:responses|suites)\([^)]*\)\s*\}\}", "true", sql)
     if "{{" in sql or "{%" in sql:
         raise ValueError(f"{path}: a Jinja expression this renderer does not know")
     return sql
@@ -150,16 +151,19 @@ def read_groups(patterns, judges: bool = True) -> Iterator[Group]:
     where = "" if judges else "where judge_rater_id is null"
     table = _arrow(patterns, f"""
         select {", ".join(GROUP)}, judge_rater_id, judge_rater_kind, system_id, human_scores, judge_score, n_units,
-               n_ratings_excluded, min_score, max_score
+               n_ratings_excluded, min_score, max_score, cast(human_scores as varchar) as pattern_key
         from patterns {where}""")
     if table.num_rows == 0:
         return
-    # rows in group x judge (humans first) x system order, sorted here: a DuckDB ORDER BY moves the lists too
-    frame = table.select(GROUP + ["judge_rater_id", "system_id"]).to_pandas()
+    # rows in group x judge (humans first) x system x pattern order, sorted here (a DuckDB ORDER BY moves the lists
+    # too): a total order, so that the sums over a group's patterns, and the statistics, do not depend on the order
+    # the table's rows happen to be stored in (a suite rebuilt alone gives the rows a full build gives)
+    keys = GROUP + ["judge_rater_id", "system_id", "pattern_key", "judge_score"]
+    frame = table.select(keys).to_pandas()
     codes_of = {c: pd.factorize(frame[c], sort=True, use_na_sentinel=True)[0] for c in frame.columns}
     for c, v in codes_of.items():  # NULL last, except the humans' rows (judge NULL) first
         v[v < 0] = -1 if c == "judge_rater_id" else v.max() + 1
-    order = np.lexsort([codes_of[c] for c in reversed(GROUP + ["judge_rater_id", "system_id"])])
+    order = np.lexsort([codes_of[c] for c in reversed(keys)])
     table = table.take(order)
     group_codes = np.stack([codes_of[c][order] for c in GROUP], axis=1)
     g = np.concatenate([[0], np.cumsum(np.any(group_codes[1:] != group_codes[:-1], axis=1))])

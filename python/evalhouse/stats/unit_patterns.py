@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evalhouse.stats import scipy_module
 from evalhouse.stats.agreement import LEVELS, MAX_ORDINAL_VALUES, ICC1Result, icc1_from_mean_squares
 from evalhouse.stats.result import StatResult
 
@@ -123,7 +124,7 @@ def coincidences(patterns: UnitPatterns):
     if v <= MAX_ORDINAL_VALUES:
         return values, np.bincount(entry_code[left] * v + entry_code[right], weights=weight,
                                    minlength=v * v).reshape(v, v)
-    from scipy import sparse
+    sparse = scipy_module("scipy.sparse")
 
     return values, sparse.coo_matrix((weight, (entry_code[left], entry_code[right])), shape=(v, v)).tocsr()
 
