@@ -307,6 +307,8 @@ def test_a_judge_whose_rater_id_has_another_kind_in_the_suite_is_refused_before_
     assert server.requests == [] and len(list((tmp_path / "data" / "ratings").rglob("*.csv"))) == 1
     res = CliRunner().invoke(app, [*args, "--judge", "judge-x "])  # would be a rater of its own beside judge-x
     assert res.exit_code == 2 and "'judge-x ': give the model name without leading or trailing spaces" in res.output
+    res = CliRunner().invoke(app, [*args, "--judge", "judge;x"])  # import-ratings could not take its ratings back
+    assert res.exit_code == 2 and "the rater id judge:judge;x would not be importable" in res.output
     server.default = completion(verdict(2, 1))
     res = CliRunner().invoke(app, [*args, "--judge", "judge-x"])
     assert res.exit_code == 0, res.output

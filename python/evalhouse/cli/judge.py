@@ -66,6 +66,11 @@ def register(app: typer.Typer) -> None:
             # the name becomes the rater id judge:<model>: ' gpt-x' would be a rater of its own beside 'gpt-x'
             raise typer.BadParameter(f"{judge_model!r}: give the model name without leading or trailing spaces",
                                      param_hint="--judge")
+        from evalhouse.ratings.store import rater_id_problem
+
+        if rater_id_problem(f"judge:{judge_model}"):  # the rule import-ratings and rounds apply to every rater id
+            raise typer.BadParameter(f"the rater id judge:{judge_model} would not be importable: "
+                                     f"{rater_id_problem(f'judge:{judge_model}')}", param_hint="--judge")
         cfg = JudgeConfig(suite=suite, judge_model=judge_model, rubric_id=rubric, rubric_version=rubric_version,
                           pairwise=pairwise, both_orders=both_orders, baseline=baseline, items=item or None,
                           systems=system or None, temperature=temperature, seed=seed, max_tokens=max_tokens,

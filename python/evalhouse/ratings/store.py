@@ -62,7 +62,7 @@ INPUT_COLUMNS = ("export_id", "packet_id", "letter", "response_id", "suite", "it
                  "readings")  # the adjudication template's context (the readers' values): read and not stored
 _DECISION_WORDS = {"true": "true", "yes": "true", "1": "true", "pass": "true", "ready": "true",
                    "false": "false", "no": "false", "0": "false", "fail": "false", "not ready": "false"}
-_RATER_ID = re.compile(r"[\w.@ -]+")
+_RATER_ID = re.compile(r"[\w.@:/ -]+")
 KEY_COLUMNS = ["export_id", "suite", "packet_id", "item_id", "letter", "response_id", "rubric_id", "rubric_version"]
 RATER_KINDS = ("human", "judge", "program", "metric", "adjudicator")
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -80,12 +80,15 @@ class ImportRejected(ValueError):
 
 
 def rater_id_problem(rater_id: str) -> str | None:
-    """Why ``rater_id`` is not acceptable (None when it is): letters, digits, ``. _ - @`` and spaces only, not
-    only dots, at most 100 characters."""
+    """Why ``rater_id`` is not acceptable (None when it is): letters, digits, ``. _ - @ : /`` and spaces only, no
+    part between slashes empty or only dots (``..``, ``/x``, ``a//b``), at most 100 characters. ``:`` and ``/`` are there for the ids ``evalhouse judge run`` writes,
+    ``judge:<model>`` with a model such as ``org/model-7b``; a rater id never becomes a path (store file names
+    keep only ``A-Z a-z 0-9 _ . -`` of it)."""
     if not rater_id:
         return "empty rater"
-    if not _RATER_ID.fullmatch(rater_id) or set(rater_id) <= {"."}:
-        return f"{rater_id!r} is not a rater id (letters, digits, '.', '_', '-', '@' and spaces only)"
+    if not _RATER_ID.fullmatch(rater_id) or any(set(part) <= {"."} for part in rater_id.split("/")):
+        return (f"{rater_id!r} is not a rater id (letters, digits, '.', '_', '-', '@', ':', '/' and spaces only; "
+                "no part between slashes empty or only dots)")
     if len(rater_id) > 100:
         return f"rater id of {len(rater_id)} characters (at most 100)"
     return None
