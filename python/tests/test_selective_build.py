@@ -295,6 +295,34 @@ def test_a_rater_with_two_kinds_stops_the_build_at_its_own_test(project):
            "data/ratings/larkfield/20270102T000000Z_by_hand.csv\n" in res.stderr, res.stderr[-4000:]
 
 
+def test_a_store_rating_of_another_suites_response_stops_the_build(project):
+    """A store file copied by hand into larkfield's folder, its suite column larkfield (so the check before dbt
+    passes), rating a HANNA response: the build fails at assert_store_ratings_in_their_response_suite, which names
+    the file, row and both suites, instead of changing HANNA's marts under larkfield's name."""
+    dst, _ = project
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    for name in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(name, None)
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        rid = con.execute("select min(response_id) from int_responses where suite = 'hanna'").fetchone()[0]
+    hand = dst / "data" / "ratings" / "larkfield" / "20270103T000000Z_by_hand.csv"
+    hand.write_text("suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row\n"
+                    f"larkfield,{rid},hand,human,correctness,1,larkfield_support,2,2027-01-03T00:00:00,1\n")
+    try:
+        res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish"], cwd=dst, env=env,
+                             capture_output=True, text=True)
+    finally:
+        hand.unlink()
+    assert res.returncode != 0
+    failed = [line.split("  ", 1)[1] for line in res.stdout.splitlines()
+              if "Failure in test" in line or "Error in test" in line]
+    assert failed == ["Failure in test assert_store_ratings_in_their_response_suite "
+                      "(tests/core/assert_store_ratings_in_their_response_suite.sql)"], res.stdout[-4000:]
+    assert ("assert_store_ratings_in_their_response_suite: its failing rows:\n  source_file=data/ratings/larkfield/"
+            f"20270103T000000Z_by_hand.csv; source_row=1; suite=larkfield; response_id={rid}; response_suite=hanna\n"
+            in res.stderr), res.stderr[-4000:]
+
+
 def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):
     dst, run = project
     out = run("--select", "dim_rounds")

@@ -18,6 +18,8 @@ def _bad_store(root: Path) -> Path:
     (store / "_schema").mkdir(parents=True)
     (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n")
     (store / "s1").mkdir()
+    (root / "suites" / "s1").mkdir(parents=True)
+    (root / "suites" / "s1" / "suite.yml").write_text("rubrics: {}\n")
     (store / "s1" / "a_old.csv").write_text(OLD_HEADER + "\ns1,r1,,,ann,human,c1,2,,rb,1,false,2026-01-01,1\n")
     (store / "s1" / "b_typo.csv").write_text("response_id,rater_id,criterion,scores\nr1,ann,c1,2\n")
     (store / "s1" / "c_empty.csv").write_text("")
@@ -54,6 +56,45 @@ def test_store_file_problems_name_file_row_and_column(tmp_path):
     assert "not UTF-8 (invalid continuation byte at byte offset 58)" in problems[4]  # 44 header bytes + "r1,ann,c1,2,tr"
     assert "the column is named 2 times" in problems[5]
     assert "not read: the build reads only data/ratings/<suite>/*.csv" in problems[6]
+
+
+def test_a_store_file_outside_its_suite(tmp_path):
+    """The store's folder is its rows' suite: a file in a folder that is no suite, and rows whose suite column is
+    empty, padded or another suite, are problems naming file, row and column; the rows after the fifth are counted."""
+    store = tmp_path / "data" / "ratings"
+    for suite in ("s1", "s2"):
+        (tmp_path / "suites" / suite).mkdir(parents=True)
+        (tmp_path / "suites" / suite / "suite.yml").write_text("rubrics: {}\n")
+        (store / suite).mkdir(parents=True)
+    (store / "_schema").mkdir()
+    (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n")
+    (store / "phantom").mkdir()
+    (store / "phantom" / "a.csv").write_text("suite,response_id,rater_id,criterion,score\nphantom,r1,ann,c1,2\n")
+    (store / "s1" / "ok.csv").write_text('suite,response_id,rater_id,criterion,score,reason\ns1,r1,ann,c1,2,"two\n'
+                                         'lines"\ns1,r2,ann,c1,1,\n')
+    (store / "s1" / "no_suite_column.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
+    (store / "s1" / "other.csv").write_text(
+        "\ufeffsuite,response_id,rater_id,criterion,score,reason\n"
+        's1,r1,ann,c1,2,"a\nb"\ns2,r1,ann,c1,2,\n,r2,ann,c1,2,\n s1,r3,ann,c1,2,\n' + "s2,r9,ann,c1,2,\n" * 7)
+    problems = store_file_problems(store)
+    assert [p.split(": ")[0] for p in problems] == [
+        "data/ratings/phantom/a.csv:-:-",
+        "data/ratings/s1/other.csv:3:suite",   # row 3: the second record (the first spans two lines)
+        "data/ratings/s1/other.csv:4:suite",
+        "data/ratings/s1/other.csv:5:suite",
+        "data/ratings/s1/other.csv:6:suite",
+        "data/ratings/s1/other.csv:7:suite",
+        "data/ratings/s1/other.csv:-:suite",
+    ]
+    assert problems[0].startswith("data/ratings/phantom/a.csv:-:-: 'phantom' is no suite (no suites/phantom/"
+                                  "suite.yml; suites: s1, s2)")
+    assert problems[1].startswith("data/ratings/s1/other.csv:3:suite: suite 's2' in the folder of suite 's1'")
+    assert "empty suite in the folder of suite 's1'" in problems[2]
+    assert "suite ' s1' in the folder of suite 's1'" in problems[3]  # dbt would not trim it: another suite
+    assert problems[6] == "data/ratings/s1/other.csv:-:suite: 5 more row(s) of another suite than the folder's 's1'"
+    assert store_file_problems(store, suites_dir=tmp_path / "elsewhere")[1].endswith(
+        "'s1' is no suite (no elsewhere/s1/suite.yml; suites: none); the store keeps a suite's ratings in "
+        "data/ratings/<suite>/; store files are written by `evalhouse import-ratings`: move this file out")
 
 
 def test_bundled_store_has_no_file_problem():

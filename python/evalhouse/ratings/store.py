@@ -19,7 +19,7 @@ not stored. Every problem is reported as ``file:row:column: message`` (row = lin
 header is row 1)
 and nothing is written unless every row is valid; past 50 problems the message counts the rest per kind.
 
-Rater ids: letters, digits, ``. _ - @`` and spaces (``../../x`` is rejected). A rater's or judge's own verdict
+Rater ids: letters, digits, ``. _ - @ : /`` and spaces (``../../x`` is rejected). A rater's or judge's own verdict
 given in the file is kept for audit, never used for scoring: ``ready`` or ``pass`` (true/false, yes/no, 1/0,
 pass/fail) -> ``reported_decision`` ('true'/'false'), ``total`` (a whole number) -> ``reported_total``; it must be
 the same on every row of one reply. fct_reported_decisions compares them with the recomputed ready and total.
@@ -312,7 +312,7 @@ def rater_kind_conflict(suite: str, rater_id: str, kind: str, con=None, store_di
 STORE_REQUIRED_COLUMNS = ("response_id", "rater_id", "criterion", "score")
 
 
-def store_file_problems(store_dir: Path | None = None) -> list[str]:
+def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None = None) -> list[str]:
     """Check the files of the store before dbt reads ``<store>/<suite>/*.csv`` as one table.
 
     Returns ``file:row:column: message`` problems (file relative to the project folder, e.g.
@@ -321,9 +321,20 @@ def store_file_problems(store_dir: Path | None = None) -> list[str]:
     misread), a column named twice (dbt would read one of them), a required column missing
     (``STORE_REQUIRED_COLUMNS``); and a ratings-like file (``.csv``, ``.jsonl``, ``.json``, ``.tsv``, ``.xlsx`` in
     any case) where dbt does not read it (``file:-:-: ...``): at the top of the store, in a subfolder of a suite
-    folder, or not ending in lower-case ``.csv``. Other files (notes, dotfiles) are left alone. Empty when every
-    file is fine; store files of older versions, without the judge and reported columns, are fine."""
+    folder, or not ending in lower-case ``.csv``. Other files (notes, dotfiles) are left alone.
+
+    The store's folder is its rows' suite, as import-ratings writes them: a file in a folder that is no suite
+    (no ``<suites_dir>/<folder>/suite.yml``; folders starting with ``_``, such as ``_schema``, are exempt) is a
+    problem (``file:-:-:``), and so is each row whose ``suite`` is empty or another suite (``file:row:suite:``, row =
+    the record's number, the header is row 1; the first 5 per file, then a count). Either would build a phantom
+    suite or change another suite's marts; that a rating's response belongs to its suite is dbt's test
+    ``assert_store_ratings_in_their_response_suite`` (the responses are not known before the build).
+    ``suites_dir`` defaults to the project's ``suites/`` (beside ``data/``).
+
+    Empty when every file is fine; store files of older versions, without the judge and reported columns, are
+    fine."""
     store_dir = Path(store_dir) if store_dir else paths.ratings_store()
+    suites_dir = Path(suites_dir) if suites_dir else store_dir.parent.parent / "suites"
     problems: list[str] = []
     if not store_dir.is_dir():
         return problems
@@ -335,6 +346,12 @@ def store_file_problems(store_dir: Path | None = None) -> list[str]:
             if f.suffix.lower() in (".csv", ".jsonl", ".json", ".tsv", ".xlsx") and not f.name.startswith("."):
                 problems.append(f"{name}:-:-: not read: the build reads only data/ratings/<suite>/*.csv; {how} "
                                 "and import it")
+            continue
+        folder = f.parent.name
+        if not folder.startswith("_") and not (suites_dir / folder / "suite.yml").is_file():
+            known = ", ".join(sorted(p.parent.name for p in suites_dir.glob("*/suite.yml"))) or "none"
+            problems.append(f"{name}:-:-: {folder!r} is no suite (no {suites_dir.name}/{folder}/suite.yml; suites: "
+                            f"{known}); the store keeps a suite's ratings in data/ratings/<suite>/; {how}")
             continue
         data = f.read_bytes()  # whole: dbt reads every byte (build_state hashes them all as well)
         text, problem = decode_utf8(data, name)
@@ -353,7 +370,37 @@ def store_file_problems(store_dir: Path | None = None) -> list[str]:
                 problems.append(f"{name}:1:{col}: the column is named {header.count(col)} times; {how} and import it")
         problems += [f"{name}:1:{col}: required column missing" for col in STORE_REQUIRED_COLUMNS
                      if col not in header]
+        if "suite" in header and not folder.startswith("_") and header.count("suite") == 1:
+            problems += _suite_column_problems(name, data, folder)
     return problems
+
+
+def _suite_column_problems(name: str, data: bytes, folder: str, shown: int = 5) -> list[str]:
+    """``file:row:suite:`` problems for the rows of a store file (its bytes, UTF-8 with a header) whose suite is
+    empty or not ``folder``: the first ``shown``, then one line counting the rest. Only the suite column is parsed
+    (Arrow's CSV reader: quoted newlines and a BOM are read as dbt reads them)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pacsv
+
+    try:
+        suites = pacsv.read_csv(io.BytesIO(data), convert_options=pacsv.ConvertOptions(
+            include_columns=["suite"], column_types={"suite": pa.string()}, strings_can_be_null=False,
+            quoted_strings_can_be_null=False)).column("suite").combine_chunks()
+    except pa.ArrowInvalid as exc:  # a row with another number of fields: dbt could not read it either
+        return [f"{name}:-:-: not read as CSV ({exc}); store files are written by `evalhouse import-ratings`: move "
+                "this file out"]
+    wrong = pc.indices_nonzero(pc.not_equal(suites, folder)).to_pylist()
+    out = []
+    for i in wrong[:shown]:
+        value = suites[i].as_py()
+        what = "empty suite" if not value.strip() else f"suite {value!r}"
+        out.append(f"{name}:{i + 2}:suite: {what} in the folder of suite {folder!r}; a store file's rows are its "
+                   "folder's suite (store files are written by `evalhouse import-ratings`: move this file out and "
+                   "import it)")
+    if len(wrong) > shown:
+        out.append(f"{name}:-:suite: {len(wrong) - shown} more row(s) of another suite than the folder's {folder!r}")
+    return out
 
 
 def _identity(row: dict, keys: dict | None = None) -> tuple:
