@@ -10,16 +10,29 @@
   reads them as NULL).
   The source() call records the lineage; the engine's way to read the file is chosen by adapter.dispatch.
 -#}
-{% macro read_source(source_name, table_name) -%}
+{% macro read_source(source_name, table_name, files=none) -%}
   {%- set relation = source(source_name, table_name) -%}
+  {%- set meta = source_meta(source_name, table_name) -%}
+  {%- set path = source_path(source_name, table_name) -%}
+  {%- set fmt = meta.get('format') or path.split('.')[-1] -%}
+  {%- if files is not none -%}
+    {#- only these files of the source (a CSV source on DuckDB: source_files_to_read gives them) -#}
+    {%- if fmt != 'csv' or target.type != 'duckdb' -%}
+      {{ exceptions.raise_compiler_error("read_source: files are read one by one only from a CSV source on DuckDB") }}
+    {%- endif -%}
+    {%- set meta = dict(meta, files=files) -%}
+  {%- endif -%}
+  {{ return(adapter.dispatch('read_source', 'evalhouse')(path, fmt, meta)) }}
+{%- endmacro %}
+
+{#- source_path(source_name, table_name): a declared source's meta.path with {landing} and {var:NAME} replaced. -#}
+{% macro source_path(source_name, table_name) -%}
   {%- set meta = source_meta(source_name, table_name) -%}
   {%- set ns = namespace(path=(meta.get('path') or '') | replace('{landing}', var('landing_dir'))) -%}
   {%- for name in modules.re.findall('[{]var:([a-z_]+)[}]', ns.path) -%}
     {%- set ns.path = ns.path | replace('{var:' ~ name ~ '}', var(name)) -%}
   {%- endfor -%}
-  {%- set path = ns.path -%}
-  {%- set fmt = meta.get('format') or path.split('.')[-1] -%}
-  {{ return(adapter.dispatch('read_source', 'evalhouse')(path, fmt, meta)) }}
+  {{ return(ns.path) }}
 {%- endmacro %}
 
 {% macro default__read_source(path, fmt, meta) -%}
@@ -30,7 +43,12 @@
   {%- if fmt == 'parquet' -%}
 read_parquet('{{ path }}'{% if meta.get('filename') %}, filename = true{% endif %}{% if meta.get('union_by_name') %}, union_by_name = true{% endif %})
   {%- elif fmt == 'csv' -%}
-read_csv('{{ path }}', header = true
+read_csv(
+    {%- if meta.get('files') is not none -%}
+      [{%- for f in meta.get('files') %}'{{ f | replace("'", "''") }}'{% if not loop.last %}, {% endif %}{% endfor -%}]
+    {%- else -%}
+      '{{ path }}'
+    {%- endif %}, header = true
     {%- if meta.get('all_varchar') %}, all_varchar = true{% endif %}
     {%- if meta.get('columns') %}, columns = { {%- for name, type in meta.get('columns').items() %}'{{ name }}': '{{ type }}'{% if not loop.last %}, {% endif %}{% endfor -%} }{% endif %}
     {%- if meta.get('auto_detect') is false %}, auto_detect = false{% endif %}

@@ -48,7 +48,7 @@ def build(project: Path) -> None:
     test and the pages it opens read, then publish."""
     marts = ("fct_ratings", "fct_two_reader_agreement", "fct_model_run_scores", "fct_model_run_criterion_scores",
              "fct_reply_scores", "fct_criterion_scores", "fct_stale_ratings")
-    select = [f"{src}+,+{m}" for src in ("stg_ratings_store__ratings", "stg_ratings_store__blind_keys") for m in marts]
+    select = [f"{src}+,+{m}" for src in ("base_ratings_store__ratings", "stg_ratings_store__blind_keys") for m in marts]
     _run([BIN / "evalhouse", "build", "--indirect-selection", "cautious", "--select", *select], project)
 
 

@@ -26,10 +26,13 @@ from evalhouse.cli.suites import RATING_CHAIN_MODELS
 BIN = Path(sys.executable).parent
 CHAIN = list(RATING_CHAIN_MODELS)
 # the chain and two marts on it (tables, rebuilt from the incremental models every run)
-COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_word_search_vs_human"]
-# the ratings store is read through views; the rubric tables are rebuilt for the rubric change; the models only
-# (their data tests run in every `make build`, and compare nothing between the two builds)
-SELECT = ["--select", *CHAIN, "fct_model_run_scores", "fct_word_search_vs_human", "+int_rubric_criteria",
+COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_word_search_vs_human",
+                                                              "base_ratings_store__ratings"]
+# the ratings store is read file by file into base_ratings_store__ratings (incremental: new, changed and removed
+# files), then through views; the rubric tables are rebuilt for the rubric change; the models only (their data
+# tests run in every `make build`, and compare nothing between the two builds)
+SELECT = ["--select", "base_ratings_store__ratings", *CHAIN, "fct_model_run_scores", "fct_word_search_vs_human",
+          "+int_rubric_criteria",
           "+int_rubric_rules", "+int_rubric_versions", "--exclude-resource-type", "test", "--exclude-resource-type",
           "unit_test"]
 STORE = "data/ratings/larkfield"
@@ -166,7 +169,12 @@ def test_new_ratings_file(project):
                  "rubric_version": 1, "score": 2, "rated_at": "2026-03-01T00:00:00"})
     path = _write_store_file(dst, "20260301T000000Z_second_reader.csv", rows)
     # only the change detection: the state stays, the changed pairs are the new file's responses
-    run("--select", "int_rating_groups", "int_rating_changes")
+    run("--select", "base_ratings_store__ratings", "int_rating_groups", "int_rating_changes")
+    # the store's table read the new file only (and the header-only file, which gives no row)
+    compiled = (dst / "target" / "compiled" / "evalhouse" / "models" / "staging" / "ratings_store" / "base" /
+                "base_ratings_store__ratings.sql").read_text()
+    assert (f"read_csv(['data/ratings/_schema/000_header.csv', '{STORE}/{path.name}'], header = true"
+            in compiled), compiled
     changes = set(_query(dst, "select source_file, response_id from int_rating_changes"))
     assert {rid for _, rid in changes} == {r["response_id"] for r in rows}
     assert {Path(f).name for f, _ in changes} == {path.name}

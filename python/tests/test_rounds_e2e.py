@@ -53,7 +53,7 @@ EXPECTED = {  # measure: (exact agreement, alpha nominal, Cohen's kappa ana-ben)
 # The round marts, rebuilt from the ratings store (ratings, blind keys) and the rounds store.
 MARTS = ("dim_rounds", "fct_round_progress", "fct_round_rater_progress", "fct_round_agreement",
          "fct_round_pair_agreement", "fct_round_disagreements")
-SOURCES = ("stg_ratings_store__ratings", "stg_ratings_store__blind_keys", "stg_rounds_store__rounds",
+SOURCES = ("base_ratings_store__ratings", "stg_ratings_store__blind_keys", "stg_rounds_store__rounds",
            "stg_rounds_store__assignment_events")
 
 

@@ -22,5 +22,5 @@ from store
 left join responses
     on responses.response_id = store.response_id
 where store.suite is null
-   or store.suite not in (select distinct responses.suite from responses)
+   or store.suite not in (select distinct known.suite from responses as known)
    or (responses.response_id is not null and responses.suite <> store.suite)

@@ -1,8 +1,9 @@
 -- Judge-run rows of the ratings store (one row per criterion of a call), with the call's metadata typed.
 -- Rows of people, imported judges without call metadata and files older than the judge columns have no
 -- prompt_hash and are left out.
+-- Reads the store through base_ratings_store__ratings (the store's files read once per build).
 with store as (
-    select * from {{ read_source('ratings_store', 'ratings') }}
+    select * from {{ ref('base_ratings_store__ratings') }}
 )
 
 select

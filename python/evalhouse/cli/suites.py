@@ -206,6 +206,12 @@ def _stale_caches(db) -> list[tuple[str, str, str]]:
                 "order by ordinal_position", [table]).fetchall()]
             if cols and cols != columns:
                 stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
+        # the ratings store read file by file (macros/source_files.sql) needs each row's file stamps
+        cols = {r[0] for r in con.execute("select column_name from information_schema.columns where table_name = "
+                                          "'base_ratings_store__ratings'").fetchall()}
+        if cols and not {"file_size", "file_modified"} <= cols:
+            stale.append(("base_ratings_store__ratings", "table",
+                          "base_ratings_store__ratings was made by an older evalhouse (no file stamps)"))
         tables = dict(con.execute("select table_name, table_type from information_schema.tables "
                                   "where table_catalog = current_database()").fetchall())
         stored = (con.execute("select code_sha256 from _rating_chain_code").fetchone() or [None])[0] \
@@ -233,12 +239,10 @@ def _drop_stale_caches(db, stale: list[tuple[str, str, str]]) -> bool:
     return True
 
 
-def _record_chain_code(db) -> None:
-    """After a passing build: the rating chain's tables (if any) were made by the current code."""
-    import duckdb
-
-    with duckdb.connect(str(db)) as con:
-        con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [rating_chain_code_hash()])
+def _record_chain_code(con) -> None:
+    """After a passing build: the rating chain's tables (if any) were made by the current code (``con``: the build
+    file, open)."""
+    con.execute("create or replace table _rating_chain_code as select ? as code_sha256", [rating_chain_code_hash()])
 
 
 def _die_with_parent() -> None:
@@ -374,11 +378,14 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
                        "Memory Error' above means the cap is too small for it; raise it or unset the variable",
                        err=True)
         raise typer.Exit(returncode)
-    _record_chain_code(paths.build_db())
-    if todo.save:
-        build_state.save(paths.build_db(), todo.state)
-    else:
-        build_state.clear(paths.build_db(), f"the last build ran with dbt arguments ({' '.join(dbt_args)}), "
-                                            "so not every node is current")
+    import duckdb
+
+    with duckdb.connect(str(paths.build_db())) as con:  # one connection, one commit: both records or neither
+        con.execute("begin")
+        _record_chain_code(con)
+        build_state.save(paths.build_db(), todo.state if todo.save else {
+            "incomplete": f"the last build ran with dbt arguments ({' '.join(dbt_args)}), so not every node is "
+                          "current"}, con)
+        con.execute("commit")
     if publish:
         typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")

@@ -81,9 +81,9 @@ class ImportRejected(ValueError):
 
 def rater_id_problem(rater_id: str) -> str | None:
     """Why ``rater_id`` is not acceptable (None when it is): letters, digits, ``. _ - @ : /`` and spaces only, no
-    part between slashes empty or only dots (``..``, ``/x``, ``a//b``), at most 100 characters. ``:`` and ``/`` are there for the ids ``evalhouse judge run`` writes,
-    ``judge:<model>`` with a model such as ``org/model-7b``; a rater id never becomes a path (store file names
-    keep only ``A-Z a-z 0-9 _ . -`` of it)."""
+    part between slashes empty or only dots (``..``, ``/x``, ``a//b``), at most 100 characters. ``:`` and ``/``
+    are there for the ids ``evalhouse judge run`` writes, ``judge:<model>`` with a model such as
+    ``org/model-7b``; a rater id never becomes a path (store file names keep only ``A-Z a-z 0-9 _ . -`` of it)."""
     if not rater_id:
         return "empty rater"
     if not _RATER_ID.fullmatch(rater_id) or any(set(part) <= {"."} for part in rater_id.split("/")):
