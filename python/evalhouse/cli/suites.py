@@ -206,9 +206,12 @@ def _stale_caches(db) -> list[tuple[str, str, str]]:
                 "order by ordinal_position", [table]).fetchall()]
             if cols and cols != columns:
                 stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
-        # the ratings store read file by file (macros/source_files.sql) needs each row's file stamps
-        cols = {r[0] for r in con.execute("select column_name from information_schema.columns where table_name = "
-                                          "'base_ratings_store__ratings'").fetchall()}
+        # the ratings store read file by file (macros/source_files.sql) needs each row's file stamps (a view, as
+        # older versions made it, is replaced by dbt itself)
+        cols = {r[0] for r in con.execute(
+            "select c.column_name from information_schema.columns as c join information_schema.tables as t "
+            "using (table_catalog, table_schema, table_name) where c.table_name = 'base_ratings_store__ratings' "
+            "and t.table_type = 'BASE TABLE'").fetchall()}
         if cols and not {"file_size", "file_modified"} <= cols:
             stale.append(("base_ratings_store__ratings", "table",
                           "base_ratings_store__ratings was made by an older evalhouse (no file stamps)"))
