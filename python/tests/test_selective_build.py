@@ -266,30 +266,40 @@ def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(pr
     assert "nothing changed" in run()
 
 
-def test_a_rater_with_two_kinds_stops_the_build_at_its_own_test(project):
-    """A store file copied in by hand (import-ratings would refuse it) that makes the course team a judge: the build
-    fails at assert_one_kind_per_rater, which names the rater, its kinds and files, before the rating marts (whose
-    grain tests used to be the first to fail). The next test's build runs every node anyway."""
-    dst, _ = project
+def _build_with_a_hand_copied_store_file(dst: Path, name: str, text: str) -> tuple[subprocess.CompletedProcess,
+                                                                                     list[str]]:
+    """`evalhouse build --no-publish` with ``text`` copied by hand into larkfield's store folder as ``name`` (removed
+    after): the run and its failed tests' lines."""
     env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
-    for name in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
-        env.pop(name, None)
-    with duckdb.connect(str(_db(dst)), read_only=True) as con:
-        rid, crit, ver = con.execute(
-            "select response_id, criterion, rubric_version from int_effective_scores where suite = 'larkfield' "
-            "and rater_id = 'course_team' and rating_id is not null order by all limit 1").fetchone()
-    hand = dst / "data" / "ratings" / "larkfield" / "20270102T000000Z_by_hand.csv"
-    hand.write_text("suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at\n"
-                    f"larkfield,{rid},course_team,judge,{crit},1,larkfield_support,{ver},2027-01-02T00:00:00\n")
+    for variable in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(variable, None)
+    hand = dst / "data" / "ratings" / "larkfield" / name
+    hand.write_text(text)
     try:
         res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish"], cwd=dst, env=env,
                              capture_output=True, text=True)
     finally:
         hand.unlink()
-    assert res.returncode != 0
-    assert "Failure in test assert_one_kind_per_rater" in res.stdout, res.stdout[-4000:]
     failed = [line.split("  ", 1)[1] for line in res.stdout.splitlines()
               if "Failure in test" in line or "Error in test" in line]
+    return res, failed
+
+
+def test_a_rater_with_two_kinds_stops_the_build_at_its_own_test(project):
+    """A store file copied in by hand (import-ratings would refuse it) that makes the course team a judge: the build
+    fails at assert_one_kind_per_rater, which names the rater, its kinds and files, before the rating marts (whose
+    grain tests used to be the first to fail). The next test's build runs every node anyway."""
+    dst, _ = project
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        rid, crit, ver = con.execute(
+            "select response_id, criterion, rubric_version from int_effective_scores where suite = 'larkfield' "
+            "and rater_id = 'course_team' and rating_id is not null order by all limit 1").fetchone()
+    res, failed = _build_with_a_hand_copied_store_file(
+        dst, "20270102T000000Z_by_hand.csv",
+        "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at\n"
+        f"larkfield,{rid},course_team,judge,{crit},1,larkfield_support,{ver},2027-01-02T00:00:00\n")
+    assert res.returncode != 0
+    assert "Failure in test assert_one_kind_per_rater" in res.stdout, res.stdout[-4000:]
     assert failed == ["Failure in test assert_one_kind_per_rater (tests/core/assert_one_kind_per_rater.sql)"], \
         res.stdout[-4000:]
     assert re.search(r"SKIP relation main\.int_effective_scores \.", res.stdout), res.stdout[-4000:]
@@ -304,22 +314,13 @@ def test_a_store_rating_of_another_suites_response_stops_the_build(project):
     passes), rating a HANNA response: the build fails at assert_store_ratings_in_their_response_suite, which names
     the file, row and both suites, instead of changing HANNA's marts under larkfield's name."""
     dst, _ = project
-    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
-    for name in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
-        env.pop(name, None)
     with duckdb.connect(str(_db(dst)), read_only=True) as con:
         rid = con.execute("select min(response_id) from int_responses where suite = 'hanna'").fetchone()[0]
-    hand = dst / "data" / "ratings" / "larkfield" / "20270103T000000Z_by_hand.csv"
-    hand.write_text("suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row\n"
-                    f"larkfield,{rid},hand,human,correctness,1,larkfield_support,2,2027-01-03T00:00:00,1\n")
-    try:
-        res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish"], cwd=dst, env=env,
-                             capture_output=True, text=True)
-    finally:
-        hand.unlink()
+    res, failed = _build_with_a_hand_copied_store_file(
+        dst, "20270103T000000Z_by_hand.csv",
+        "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row\n"
+        f"larkfield,{rid},hand,human,correctness,1,larkfield_support,2,2027-01-03T00:00:00,1\n")
     assert res.returncode != 0
-    failed = [line.split("  ", 1)[1] for line in res.stdout.splitlines()
-              if "Failure in test" in line or "Error in test" in line]
     assert failed == ["Failure in test assert_store_ratings_in_their_response_suite "
                       "(tests/core/assert_store_ratings_in_their_response_suite.sql)"], res.stdout[-4000:]
     assert ("assert_store_ratings_in_their_response_suite: its failing rows:\n  source_file=data/ratings/larkfield/"
