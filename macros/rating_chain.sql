@@ -1,7 +1,7 @@
 {#-
   The incremental rating chain (int_ratings -> int_effective_scores -> int_reply_scores ->
   int_rater_pair_scores / int_reliability_scores -> int_reliability_units, and fct_ratings, fct_criterion_scores,
-  fct_reply_scores, fct_stale_ratings; and, recomputed per suite, int_reliability_cells -> fct_judge_human_agreement,
+  fct_reply_scores, fct_stale_ratings, fct_word_search_vs_human; and, recomputed per suite, int_reliability_cells -> fct_judge_human_agreement,
   fct_judge_diagnostics, fct_system_rankings, and int_reliability_unit_patterns -> fct_interrater_reliability,
   fct_coder_set_alpha).
 
@@ -25,7 +25,8 @@
 {% macro rating_chain_models() -%}
   {{ return(['int_rating_groups', 'int_rating_changes', 'int_ratings', 'fct_ratings', 'int_effective_scores',
              'int_reply_scores', 'int_rater_pair_scores', 'int_reliability_scores', 'int_reliability_units',
-             'fct_criterion_scores', 'fct_reply_scores', 'fct_stale_ratings'] + rating_chain_suite_models()) }}
+             'fct_criterion_scores', 'fct_reply_scores', 'fct_stale_ratings', 'fct_word_search_vs_human']
+            + rating_chain_suite_models()) }}
 {%- endmacro %}
 
 {#- rating_chain_suite_models(): the chain models recomputed per suite (key suite; Python models on DuckDB). -#}
@@ -193,11 +194,12 @@ delete from {{ this }} where exists (
     reads just those rows; a one-column key (rating_id) reads every row whose value one of them has; another key is
     not restricted. Sound because a duplicate the run made has a recomputed row in it; the kept rows were checked
     in the run that wrote them, and the state advances only when the chain's tests passed (save_rating_chain_state).
-    A plain `dbt test` checks every row. -#}
+    fct_word_search_vs_human is not restricted: it also recomputes responses whose first filter changed, which
+    int_rating_changes does not list. A plain `dbt test` checks every row. -#}
 {% macro rating_chain_test_filter(model, columns) -%}
   {%- set name = model.identifier if model.identifier is defined else none -%}
   {%- if execute and target.type == 'duckdb' and name in rating_chain_models()
-        and name not in ['int_rating_groups', 'int_rating_changes']
+        and name not in ['int_rating_groups', 'int_rating_changes', 'fct_word_search_vs_human']
         and flags.WHICH == 'build' and not flags.FULL_REFRESH
         and ('model.' ~ project_name ~ '.' ~ name) in selected_resources
         and adapter.get_relation(database=model.database, schema=model.schema,
@@ -215,5 +217,28 @@ where {{ recomputed }}
     {%- elif columns | length == 1 -%}
 where {{ columns[0] }} in (select {{ columns[0] }} from {{ model }} where {{ recomputed }})
     {%- endif -%}
+  {%- endif -%}
+{%- endmacro %}
+
+{#- word_search_delete(): pre-hook of fct_word_search_vs_human (after rating_chain_delete): in an incremental run,
+    delete the responses whose stored first-filter columns are not int_first_filter's now (the first filter
+    changed without a rating change: suite settings, labels, the text checks); the model then adds them again. -#}
+{% macro word_search_delete() -%}
+  {%- if is_incremental() -%}
+    {%- set first_filter = this.incorporate(path={'identifier': 'int_first_filter'}) -%}
+delete from {{ this }} where not exists (
+    select 1 from {{ first_filter }} as ff
+    where ff.response_id = {{ this }}.response_id
+      and ff.suite is not distinct from {{ this }}.suite
+      and ff.item_id is not distinct from {{ this }}.item_id
+      and ff.system_id is not distinct from {{ this }}.system_id
+      and ff.word_search_verdict is not distinct from {{ this }}.word_search_verdict
+      and ff.first_filter_verdict is not distinct from {{ this }}.first_filter_verdict
+      and ff.n_required_missing_plain is not distinct from {{ this }}.n_required_missing_plain
+      and ff.n_required_missing_normalized is not distinct from {{ this }}.n_required_missing_normalized
+      and ff.n_forbidden_found_plain is not distinct from {{ this }}.n_forbidden_found_plain
+      and ff.n_forbidden_violations is not distinct from {{ this }}.n_forbidden_violations
+      and ff.n_labels_wrong is not distinct from {{ this }}.n_labels_wrong
+      and ff.language_matches_key is not distinct from {{ this }}.language_matches_key)
   {%- endif -%}
 {%- endmacro %}

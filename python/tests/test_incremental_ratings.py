@@ -26,13 +26,11 @@ from evalhouse.cli.suites import RATING_CHAIN_MODELS
 BIN = Path(sys.executable).parent
 CHAIN = list(RATING_CHAIN_MODELS)
 # the chain and two marts on it (tables, rebuilt from the incremental models every run)
-COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "fct_word_search_vs_human",
-                                                              "base_ratings_store__ratings"]
+COMPARED = [m for m in CHAIN if m != "int_rating_changes"] + ["fct_model_run_scores", "base_ratings_store__ratings"]
 # the ratings store is read file by file into base_ratings_store__ratings (incremental: new, changed and removed
 # files), then through views; the rubric tables are rebuilt for the rubric change; the models only (their data
 # tests run in every `make build`, and compare nothing between the two builds)
-SELECT = ["--select", "base_ratings_store__ratings", *CHAIN, "fct_model_run_scores", "fct_word_search_vs_human",
-          "+int_rubric_criteria",
+SELECT = ["--select", "base_ratings_store__ratings", *CHAIN, "fct_model_run_scores", "+int_rubric_criteria",
           "+int_rubric_rules", "+int_rubric_versions", "--exclude-resource-type", "test", "--exclude-resource-type",
           "unit_test"]
 STORE = "data/ratings/larkfield"
@@ -209,6 +207,25 @@ def test_removed_file(project):
     (dst / STORE / "20260301T000000Z_second_reader.csv").unlink()
     _rebuild_and_compare(project)
     assert _query(dst, "select count(*) from int_ratings where rater_id = 'second_reader'") == [(0,)]
+
+
+def test_word_search_rows_unlike_the_first_filter_are_recomputed(project):
+    """fct_word_search_vs_human keeps a response's rows only while they hold int_first_filter's values: its first
+    filter can change without a rating change (suite settings, labels), which int_rating_changes does not list.
+    Stored rows made to differ (a verdict flipped, a count changed) and a response's rows deleted are what such a
+    change leaves; the incremental build recomputes them and equals --full-refresh."""
+    dst, _ = project
+    flipped, counted, deleted = (r[0] for r in _query(
+        dst, "select distinct response_id from fct_word_search_vs_human where suite = 'larkfield' order by 1 limit 3"))
+    with duckdb.connect(str(_db(dst))) as con:
+        con.execute("update fct_word_search_vs_human set word_search_verdict = case word_search_verdict "
+                    "when 'pass' then 'fail' else 'pass' end where response_id = ?", [flipped])
+        con.execute("update fct_word_search_vs_human set n_labels_wrong = coalesce(n_labels_wrong, 0) + 7 "
+                    "where response_id = ?", [counted])
+        con.execute("delete from fct_word_search_vs_human where response_id = ?", [deleted])
+    _rebuild_and_compare(project)
+    assert _query(dst, "select count(distinct response_id) from fct_word_search_vs_human where response_id in "
+                       f"('{flipped}', '{counted}', '{deleted}')") == [(3,)]
 
 
 def test_changed_rubric_rule(project):

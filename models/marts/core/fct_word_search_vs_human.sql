@@ -2,6 +2,13 @@
 -- verdict and a person's content verdict exist. The person's content verdict (int_reply_scores.content_verdict) is
 -- pass when every criterion of the rubric's content_verdict rule (int_rubric_rules) is at its maximum, fail when any
 -- scored one is below it (seed 000: "a person reads it: correct and complete"), NULL when none of them is scored.
+-- Incremental on DuckDB, a model of the rating chain (macros/rating_chain.sql) keyed by response: a run recomputes
+-- the responses whose ratings changed (int_rating_changes) and those it does not hold as int_first_filter has them
+-- now: its pre-hook also deletes every response whose stored first-filter columns differ from int_first_filter's
+-- (word_search_delete), and the model adds every response it then lacks (new, changed, or without rows before).
+{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+          on_schema_change='fail',
+          pre_hook=["{{ rating_chain_delete('response_id') }}", "{{ word_search_delete() }}"]) }}
 with first_filter as (
     select * from {{ ref('int_first_filter') }}
 ),
@@ -43,3 +50,7 @@ from first_filter
 inner join human
     on human.suite = first_filter.suite and human.response_id = first_filter.response_id
 where first_filter.word_search_verdict is not null
+    and ({{ affected_responses('first_filter.response_id') }}
+{%- if is_incremental() %}
+         or not exists (select 1 from {{ this }} as kept where kept.response_id = first_filter.response_id)
+{%- endif %})

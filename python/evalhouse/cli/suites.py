@@ -155,7 +155,8 @@ def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
 # sha256 of that code is kept in _rating_chain_code.
 RATING_CHAIN_MODELS = ("int_rating_groups", "int_rating_changes", "int_ratings", "fct_ratings", "int_effective_scores",
                        "int_reply_scores", "int_rater_pair_scores", "int_reliability_scores", "int_reliability_units",
-                       "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings", "int_reliability_cells",
+                       "fct_criterion_scores", "fct_reply_scores", "fct_stale_ratings", "fct_word_search_vs_human",
+                       "int_reliability_cells",
                        "fct_judge_human_agreement", "fct_judge_diagnostics", "fct_system_rankings",
                        "int_reliability_unit_patterns", "fct_interrater_reliability", "fct_coder_set_alpha")
 # Chain tables an older evalhouse made and the current code no longer has (int_latest_ratings: now a CTE of
