@@ -188,16 +188,25 @@ def test_rerating_and_edited_file(project):
     _write_store_file(dst, "20260302T000000Z_course_team_rerate.csv", [
         {"response_id": rid, "rater_id": "course_team", "criterion": crit, "rubric_version": ver,
          "score": (score + 1) % 3, "rated_at": "2027-01-01T00:00:00"}])
+    # an edit by hand that keeps the file's size and modification time (a one-digit score, `cp -p` / `touch -r`):
+    # the store's table compares a hash of the bytes, so it is read again
     edited = dst / STORE / "20260301T000000Z_second_reader.csv"
+    before = edited.stat()
     with edited.open(newline="") as f:
         rows = list(csv.DictReader(f))
-    rows[0].update(score=str((int(rows[0]["score"]) + 1) % 3), reason="edited")
+    new_score = (int(rows[0]["score"]) + 1) % 3
+    rows[0].update(score=str(new_score))
     with edited.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=HEADER)
         w.writeheader()
         w.writerows(rows)
+    os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (edited.stat().st_size, edited.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     _rebuild_and_compare(project)
     assert (rid, crit, ver, (score + 1) % 3) in _larkfield_ratings(dst)
+    assert _query(dst, "select score from int_effective_scores where rater_id = 'second_reader' and not "
+                       f"carried_forward and response_id = '{rows[0]['response_id']}' and criterion = "
+                       f"'{rows[0]['criterion']}'") == [(new_score,)]
 
 
 def test_removed_file(project):

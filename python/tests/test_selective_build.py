@@ -175,18 +175,18 @@ def project(tmp_path_factory):
     # a build file whose rating chain tables have no record of the code that made them (as a first build into an
     # empty folder left them before _record_chain_code): they are dropped, and so every node runs, whatever the
     # recorded state says; after the build the chain's code is recorded
-    # and a ratings store table as an older evalhouse made it (no file stamps): dropped too, read whole again
+    # and a ratings store table as an older evalhouse made it (no file hashes): dropped too, read whole again
     with duckdb.connect(str(_db(dst))) as con:
         con.execute("drop table if exists _rating_chain_code")
-        con.execute("alter table base_ratings_store__ratings drop column file_size")
+        con.execute("alter table base_ratings_store__ratings drop column file_hash")
     out = run()
     assert "the rating chain's code changed since its tables were made: rebuilt whole" in out, out
-    assert "base_ratings_store__ratings was made by an older evalhouse (no file stamps): rebuilt whole" in out, out
+    assert "base_ratings_store__ratings was made by an older evalhouse (no file hashes): rebuilt whole" in out, out
     assert "every node runs: tables made by other code were dropped" in out, out
     with duckdb.connect(str(_db(dst)), read_only=True) as con:
         assert con.execute("select code_sha256 from _rating_chain_code").fetchall() == [(rating_chain_code_hash(),)]
         assert con.execute("select count(*) from int_effective_scores").fetchone()[0] > 0
-        assert con.execute("select count(*), count(file_size) from base_ratings_store__ratings").fetchone() == (7, 7)
+        assert con.execute("select count(*), count(file_hash) from base_ratings_store__ratings").fetchone() == (7, 7)
     return dst, run
 
 

@@ -68,6 +68,9 @@ def test_a_store_file_outside_its_suite(tmp_path):
         (store / suite).mkdir(parents=True)
     (store / "_schema").mkdir()
     (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n")
+    (store / "_schema" / "extra.csv").write_text("suite,response_id,rater_id,criterion,score\ns1,r1,ann,c1,2\n")
+    (store / "_drafts").mkdir()
+    (store / "_drafts" / "a.csv").write_text("suite,response_id,rater_id,criterion,score\n_drafts,r1,ann,c1,2\n")
     (store / "phantom").mkdir()
     (store / "phantom" / "a.csv").write_text("suite,response_id,rater_id,criterion,score\nphantom,r1,ann,c1,2\n")
     (store / "s1" / "ok.csv").write_text('suite,response_id,rater_id,criterion,score,reason\ns1,r1,ann,c1,2,"two\n'
@@ -78,6 +81,8 @@ def test_a_store_file_outside_its_suite(tmp_path):
         's1,r1,ann,c1,2,"a\nb"\ns2,r1,ann,c1,2,\n,r2,ann,c1,2,\n s1,r3,ann,c1,2,\n' + "s2,r9,ann,c1,2,\n" * 7)
     problems = store_file_problems(store)
     assert [p.split(": ")[0] for p in problems] == [
+        "data/ratings/_drafts/a.csv:-:-",      # only the column list _schema/000_header.csv is no suite's
+        "data/ratings/_schema/extra.csv:-:-",
         "data/ratings/phantom/a.csv:-:-",
         "data/ratings/s1/other.csv:3:suite",   # row 3: the second record (the first spans two lines)
         "data/ratings/s1/other.csv:4:suite",
@@ -86,12 +91,19 @@ def test_a_store_file_outside_its_suite(tmp_path):
         "data/ratings/s1/other.csv:7:suite",
         "data/ratings/s1/other.csv:-:suite",
     ]
-    assert problems[0].startswith("data/ratings/phantom/a.csv:-:-: 'phantom' is no suite (no suites/phantom/"
+    assert problems[2].startswith("data/ratings/phantom/a.csv:-:-: 'phantom' is no suite (no suites/phantom/"
                                   "suite.yml; suites: s1, s2)")
-    assert problems[1].startswith("data/ratings/s1/other.csv:3:suite: suite 's2' in the folder of suite 's1'")
-    assert "empty suite in the folder of suite 's1'" in problems[2]
-    assert "suite ' s1' in the folder of suite 's1'" in problems[3]  # dbt would not trim it: another suite
-    assert problems[6] == "data/ratings/s1/other.csv:-:suite: 5 more row(s) of another suite than the folder's 's1'"
+    assert problems[3].startswith("data/ratings/s1/other.csv:3:suite: suite 's2' in the folder of suite 's1'")
+    assert "empty suite in the folder of suite 's1'" in problems[4]
+    assert "suite ' s1' in the folder of suite 's1'" in problems[5]  # dbt would not trim it: another suite
+    assert problems[8] == "data/ratings/s1/other.csv:-:suite: 5 more row(s) of another suite than the folder's 's1'"
+    (store / "_schema" / "extra.csv").unlink()
+    (store / "_drafts" / "a.csv").unlink()
+    (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n\ns1,r1,,,ann\n")
+    assert store_file_problems(store)[0] == (
+        "data/ratings/_schema/000_header.csv:2:-: the store's column list holds its header line only (dbt would read "
+        "the rows below it as ratings of no suite); remove them")
+    (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n\n")  # a blank line reads no row
     assert store_file_problems(store, suites_dir=tmp_path / "elsewhere")[1].endswith(
         "'s1' is no suite (no elsewhere/s1/suite.yml; suites: none); the store keeps a suite's ratings in "
         "data/ratings/<suite>/; store files are written by `evalhouse import-ratings`: move this file out")

@@ -207,15 +207,15 @@ def _stale_caches(db) -> list[tuple[str, str, str]]:
                 "order by ordinal_position", [table]).fetchall()]
             if cols and cols != columns:
                 stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
-        # the ratings store read file by file (macros/source_files.sql) needs each row's file stamps (a view, as
+        # the ratings store read file by file (macros/source_files.sql) needs each row's file hash (a view, as
         # older versions made it, is replaced by dbt itself)
         cols = {r[0] for r in con.execute(
             "select c.column_name from information_schema.columns as c join information_schema.tables as t "
             "using (table_catalog, table_schema, table_name) where c.table_name = 'base_ratings_store__ratings' "
             "and t.table_type = 'BASE TABLE'").fetchall()}
-        if cols and not {"file_size", "file_modified"} <= cols:
+        if cols and "file_hash" not in cols:
             stale.append(("base_ratings_store__ratings", "table",
-                          "base_ratings_store__ratings was made by an older evalhouse (no file stamps)"))
+                          "base_ratings_store__ratings was made by an older evalhouse (no file hashes)"))
         tables = dict(con.execute("select table_name, table_type from information_schema.tables "
                                   "where table_catalog = current_database()").fetchall())
         stored = (con.execute("select code_sha256 from _rating_chain_code").fetchone() or [None])[0] \

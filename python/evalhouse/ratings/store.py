@@ -32,6 +32,7 @@ import csv
 import fcntl
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -324,8 +325,8 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
     folder, or not ending in lower-case ``.csv``. Other files (notes, dotfiles) are left alone.
 
     The store's folder is its rows' suite, as import-ratings writes them: a file in a folder that is no suite
-    (no ``<suites_dir>/<folder>/suite.yml``; folders starting with ``_``, such as ``_schema``, are exempt) is a
-    problem (``file:-:-:``), and so is each row whose ``suite`` is empty or another suite (``file:row:suite:``, row =
+    (no ``<suites_dir>/<folder>/suite.yml``) is a problem (``file:-:-:``), all but the store's column list
+    ``_schema/000_header.csv``, which must hold its header line only (``file:2:-:``), and so is each row whose ``suite`` is empty or another suite (``file:row:suite:``, row =
     the record's number, the header is row 1; the first 5 per file, then a count). Either would build a phantom
     suite or change another suite's marts; that a rating's response belongs to its suite is dbt's test
     ``assert_store_ratings_in_their_response_suite`` (the responses are not known before the build).
@@ -348,7 +349,8 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
                                 "and import it")
             continue
         folder = f.parent.name
-        if not folder.startswith("_") and not (suites_dir / folder / "suite.yml").is_file():
+        column_list = f.parent.name == "_schema" and f.name == "000_header.csv"
+        if not column_list and not (suites_dir / folder / "suite.yml").is_file():
             known = ", ".join(sorted(p.parent.name for p in suites_dir.glob("*/suite.yml"))) or "none"
             problems.append(f"{name}:-:-: {folder!r} is no suite (no {suites_dir.name}/{folder}/suite.yml; suites: "
                             f"{known}); the store keeps a suite's ratings in data/ratings/<suite>/; {how}")
@@ -370,7 +372,12 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
                 problems.append(f"{name}:1:{col}: the column is named {header.count(col)} times; {how} and import it")
         problems += [f"{name}:1:{col}: required column missing" for col in STORE_REQUIRED_COLUMNS
                      if col not in header]
-        if "suite" in header and not folder.startswith("_") and header.count("suite") == 1:
+        if column_list:
+            rows = csv.reader(io.StringIO(text, newline=""))
+            if any(row for row in itertools.islice(rows, 1, None)):
+                problems.append(f"{name}:2:-: the store's column list holds its header line only (dbt would read "
+                                "the rows below it as ratings of no suite); remove them")
+        elif "suite" in header and header.count("suite") == 1:
             problems += _suite_column_problems(name, data, folder)
     return problems
 

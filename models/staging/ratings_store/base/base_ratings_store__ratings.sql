@@ -1,9 +1,9 @@
 -- Every row of the append-only ratings store, every column as text, with its row number in its file
 -- (source_row: store_row as written by the importer, 1 = first data row; files without it are numbered here) and
--- its file's size and modification time (file_size, file_modified).
+-- a hash of its file's bytes (file_hash).
 -- Stored, so a build reads the store's CSV files once (the rating chain, the judge calls, the reported decisions
 -- and their tests read this table), and incremental on DuckDB: a run reads only the files that are new or whose
--- size or time changed, and deletes the rows of files that changed or are gone (macros/source_files.sql); the
+-- bytes changed, and deletes the rows of files that changed or are gone (macros/source_files.sql); the
 -- store is append-only, so an import reads one file. --full-refresh, and other engines, read every file.
 {{ config(materialized=('incremental' if target.type == 'duckdb' else 'table'), incremental_strategy='append',
           on_schema_change='fail',
@@ -18,13 +18,12 @@ with store as (
 ),
 
 stamps as (
-    select * from {{ source_file_stamps('ratings_store', 'ratings') }}
+    select * from {{ source_file_stamps('ratings_store', 'ratings', files) }}
 )
 
 select
     store.*,
-    stamps.size          as file_size,
-    stamps.last_modified as file_modified,
+    stamps.file_hash,
     coalesce(
         try_cast(store.store_row as integer),
         row_number() over (partition by store.filename order by store.rated_at, store.response_id, store.packet_id, store.letter, store.criterion)
