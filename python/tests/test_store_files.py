@@ -75,7 +75,8 @@ def test_a_store_file_outside_its_suite(tmp_path):
     (store / "phantom" / "a.csv").write_text("suite,response_id,rater_id,criterion,score\nphantom,r1,ann,c1,2\n")
     (store / "s1" / "ok.csv").write_text('suite,response_id,rater_id,criterion,score,reason\ns1,r1,ann,c1,2,"two\n'
                                          'lines"\ns1,r2,ann,c1,1,\n')
-    (store / "s1" / "no_suite_column.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
+    (store / "s1" / "no_suite_column.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n"
+                                                      "r2,../x,c1,2\nr3,judge:org/m-7b,c1,1\n")
     (store / "s1" / "other.csv").write_text(
         "\ufeffsuite,response_id,rater_id,criterion,score,reason\n"
         's1,r1,ann,c1,2,"a\nb"\ns2,r1,ann,c1,2,\n,r2,ann,c1,2,\n s1,r3,ann,c1,2,\n' + "s2,r9,ann,c1,2,\n" * 7)
@@ -84,6 +85,7 @@ def test_a_store_file_outside_its_suite(tmp_path):
         "data/ratings/_drafts/a.csv:-:-",      # only the column list _schema/000_header.csv is no suite's
         "data/ratings/_schema/extra.csv:-:-",
         "data/ratings/phantom/a.csv:-:-",
+        "data/ratings/s1/no_suite_column.csv:3:rater_id",  # a hand-copied rater id is checked as an import's
         "data/ratings/s1/other.csv:3:suite",   # row 3: the second record (the first spans two lines)
         "data/ratings/s1/other.csv:4:suite",
         "data/ratings/s1/other.csv:5:suite",
@@ -91,12 +93,16 @@ def test_a_store_file_outside_its_suite(tmp_path):
         "data/ratings/s1/other.csv:7:suite",
         "data/ratings/s1/other.csv:-:suite",
     ]
+    assert problems[3] == ("data/ratings/s1/no_suite_column.csv:3:rater_id: '../x' is not a rater id (letters, "
+                           "digits, '.', '_', '-', '@', ':', '/' and spaces only; no part between ':' or '/' empty or "
+                           "only dots) (store files are written by `evalhouse import-ratings`: move this file out and "
+                           "import it)")
     assert problems[2].startswith("data/ratings/phantom/a.csv:-:-: 'phantom' is no suite (no suites/phantom/"
                                   "suite.yml; suites: s1, s2)")
-    assert problems[3].startswith("data/ratings/s1/other.csv:3:suite: suite 's2' in the folder of suite 's1'")
-    assert "empty suite in the folder of suite 's1'" in problems[4]
-    assert "suite ' s1' in the folder of suite 's1'" in problems[5]  # dbt would not trim it: another suite
-    assert problems[8] == "data/ratings/s1/other.csv:-:suite: 5 more row(s) of another suite than the folder's 's1'"
+    assert problems[4].startswith("data/ratings/s1/other.csv:3:suite: suite 's2' in the folder of suite 's1'")
+    assert "empty suite in the folder of suite 's1'" in problems[5]
+    assert "suite ' s1' in the folder of suite 's1'" in problems[6]  # dbt would not trim it: another suite
+    assert problems[9] == "data/ratings/s1/other.csv:-:suite: 5 more row(s) of another suite than the folder's 's1'"
     (store / "_schema" / "extra.csv").unlink()
     (store / "_drafts" / "a.csv").unlink()
     (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n\ns1,r1,,,ann\n")

@@ -82,13 +82,13 @@ def test_rater_ids_are_checked(env):
     f = write(env["tmp"] / "r.csv", ["response_id,criterion,score,rater_id", f"{OPUS},correctness,2,../../x",
                                      f"{OPUS},completeness,2,Zoë Martin@lab.fr"])
     problems = rejected(f, env).problems
-    rule = "letters, digits, '.', '_', '-', '@', ':', '/' and spaces only; no part between slashes empty or only dots"
+    rule = "letters, digits, '.', '_', '-', '@', ':', '/' and spaces only; no part between ':' or '/' empty or only dots"
     assert problems == [f"{f}:2:rater_id: '../../x' is not a rater id ({rule})"]
     assert rejected(f, env, rater="a;b").problems == [f"{f}:-:rater_id: --rater 'a;b' is not a rater id ({rule})"]
     assert store.rater_id_problem("grace_1.b-2@x y") is None
     # the ids `evalhouse judge run` writes: judge:<model>, the model often org/name
     assert store.rater_id_problem("judge:trial") is None and store.rater_id_problem("judge:org/model-7b") is None
-    for bad in ("..", "/x", "a//b", "a/", "a/../b", "judge:x?", "x" * 101):
+    for bad in ("..", "/x", "a//b", "a/", "a/../b", "judge:x?", "judge:", ":", "a::b", "judge:../x", "x" * 101):
         assert store.rater_id_problem(bad) is not None, bad
     f = write(env["tmp"] / "j.csv", ["response_id,criterion,score", f"{OPUS},correctness,2"])
     target, n = store.import_ratings(f, env["catalog"], rater="judge:org/model-7b", rater_kind="judge",

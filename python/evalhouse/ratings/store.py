@@ -82,14 +82,14 @@ class ImportRejected(ValueError):
 
 def rater_id_problem(rater_id: str) -> str | None:
     """Why ``rater_id`` is not acceptable (None when it is): letters, digits, ``. _ - @ : /`` and spaces only, no
-    part between slashes empty or only dots (``..``, ``/x``, ``a//b``), at most 100 characters. ``:`` and ``/``
-    are there for the ids ``evalhouse judge run`` writes, ``judge:<model>`` with a model such as
+    part between ``:`` or ``/`` empty or only dots (``..``, ``/x``, ``a//b``, ``judge:``), at most 100 characters.
+    ``:`` and ``/`` are there for the ids ``evalhouse judge run`` writes, ``judge:<model>`` with a model such as
     ``org/model-7b``; a rater id never becomes a path (store file names keep only ``A-Z a-z 0-9 _ . -`` of it)."""
     if not rater_id:
         return "empty rater"
-    if not _RATER_ID.fullmatch(rater_id) or any(set(part) <= {"."} for part in rater_id.split("/")):
+    if not _RATER_ID.fullmatch(rater_id) or any(set(part) <= {"."} for part in re.split("[:/]", rater_id)):
         return (f"{rater_id!r} is not a rater id (letters, digits, '.', '_', '-', '@', ':', '/' and spaces only; "
-                "no part between slashes empty or only dots)")
+                "no part between ':' or '/' empty or only dots)")
     if len(rater_id) > 100:
         return f"rater id of {len(rater_id)} characters (at most 100)"
     return None
@@ -326,11 +326,12 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
 
     The store's folder is its rows' suite, as import-ratings writes them: a file in a folder that is no suite
     (no ``<suites_dir>/<folder>/suite.yml``) is a problem (``file:-:-:``), all but the store's column list
-    ``_schema/000_header.csv``, which must hold its header line only (``file:2:-:``), and so is each row whose ``suite`` is empty or another suite (``file:row:suite:``, row =
-    the record's number, the header is row 1; the first 5 per file, then a count). Either would build a phantom
-    suite or change another suite's marts; that a rating's response belongs to its suite is dbt's test
-    ``assert_store_ratings_in_their_response_suite`` (the responses are not known before the build).
-    ``suites_dir`` defaults to the project's ``suites/`` (beside ``data/``).
+    ``_schema/000_header.csv``, which must hold its header line only (``file:2:-:``); so is each row whose
+    ``suite`` is empty or another suite (``file:row:suite:``, row = the record's number, the header is row 1; the
+    first 5 per file, then a count), and each whose ``rater_id`` is not a rater id (``rater_id_problem``,
+    ``file:row:rater_id:``). A wrong suite would build a phantom suite or change another suite's marts; that a
+    rating's response belongs to its suite is dbt's test ``assert_store_ratings_in_their_response_suite`` (the
+    responses are not known before the build). ``suites_dir`` defaults to the project's ``suites/`` (beside ``data/``).
 
     Empty when every file is fine; store files of older versions, without the judge and reported columns, are
     fine."""
@@ -377,36 +378,51 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
             if any(row for row in itertools.islice(rows, 1, None)):
                 problems.append(f"{name}:2:-: the store's column list holds its header line only (dbt would read "
                                 "the rows below it as ratings of no suite); remove them")
-        elif "suite" in header and header.count("suite") == 1:
-            problems += _suite_column_problems(name, data, folder)
+        else:
+            problems += _value_problems(name, data, folder, header)
     return problems
 
 
-def _suite_column_problems(name: str, data: bytes, folder: str, shown: int = 5) -> list[str]:
-    """``file:row:suite:`` problems for the rows of a store file (its bytes, UTF-8 with a header) whose suite is
-    empty or not ``folder``: the first ``shown``, then one line counting the rest. Only the suite column is parsed
-    (Arrow's CSV reader: quoted newlines and a BOM are read as dbt reads them)."""
+def _value_problems(name: str, data: bytes, folder: str, header: list[str], shown: int = 5) -> list[str]:
+    """``file:row:column:`` problems for the rows of a store file (its bytes, UTF-8 with a header) whose suite is
+    empty or not ``folder``, or whose rater_id is not a rater id (``rater_id_problem``; a rater id becomes a file
+    name part and an app label): per column the first ``shown``, then one line counting the rest. Only these
+    columns are parsed, those the header names once (Arrow's CSV reader: quoted newlines and a BOM are read as dbt
+    reads them)."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
+    columns = [c for c in ("suite", "rater_id") if header.count(c) == 1]
+    if not columns:
+        return []
     try:
-        suites = pacsv.read_csv(io.BytesIO(data), convert_options=pacsv.ConvertOptions(
-            include_columns=["suite"], column_types={"suite": pa.string()}, strings_can_be_null=False,
-            quoted_strings_can_be_null=False)).column("suite").combine_chunks()
+        table = pacsv.read_csv(io.BytesIO(data), convert_options=pacsv.ConvertOptions(
+            include_columns=columns, column_types=dict.fromkeys(columns, pa.string()), strings_can_be_null=False,
+            quoted_strings_can_be_null=False))
     except pa.ArrowInvalid as exc:  # a row with another number of fields: dbt could not read it either
         return [f"{name}:-:-: not read as CSV ({exc}); store files are written by `evalhouse import-ratings`: move "
                 "this file out"]
-    wrong = pc.indices_nonzero(pc.not_equal(suites, folder)).to_pylist()
+    how = "store files are written by `evalhouse import-ratings`: move this file out and import it"
     out = []
-    for i in wrong[:shown]:
-        value = suites[i].as_py()
-        what = "empty suite" if not value.strip() else f"suite {value!r}"
-        out.append(f"{name}:{i + 2}:suite: {what} in the folder of suite {folder!r}; a store file's rows are its "
-                   "folder's suite (store files are written by `evalhouse import-ratings`: move this file out and "
-                   "import it)")
-    if len(wrong) > shown:
-        out.append(f"{name}:-:suite: {len(wrong) - shown} more row(s) of another suite than the folder's {folder!r}")
+    if "suite" in columns:
+        suites = table.column("suite").combine_chunks()
+        wrong = pc.indices_nonzero(pc.not_equal(suites, folder)).to_pylist()
+        for i in wrong[:shown]:
+            value = suites[i].as_py()
+            what = "empty suite" if not value.strip() else f"suite {value!r}"
+            out.append(f"{name}:{i + 2}:suite: {what} in the folder of suite {folder!r}; a store file's rows are "
+                       f"its folder's suite ({how})")
+        if len(wrong) > shown:
+            out.append(f"{name}:-:suite: {len(wrong) - shown} more row(s) of another suite than the folder's "
+                       f"{folder!r}")
+    if "rater_id" in columns:
+        raters = table.column("rater_id").to_pylist()
+        bad = {r: rater_id_problem(r) for r in set(raters)}
+        wrong = [i for i, r in enumerate(raters) if bad[r]]
+        out += [f"{name}:{i + 2}:rater_id: {bad[raters[i]]} ({how})" for i in wrong[:shown]]
+        if len(wrong) > shown:
+            out.append(f"{name}:-:rater_id: {len(wrong) - shown} more row(s) whose rater_id is not a rater id")
     return out
 
 
