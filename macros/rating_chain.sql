@@ -1,9 +1,9 @@
 {#-
   The incremental rating chain (int_ratings -> int_effective_scores -> int_reply_scores ->
   int_rater_pair_scores / int_reliability_scores -> int_reliability_units, and fct_ratings, fct_criterion_scores,
-  fct_reply_scores, fct_stale_ratings, fct_word_search_vs_human; and, recomputed per suite, int_reliability_cells -> fct_judge_human_agreement,
-  fct_judge_diagnostics, fct_system_rankings, and int_reliability_unit_patterns -> fct_interrater_reliability,
-  fct_coder_set_alpha).
+  fct_reply_scores, fct_stale_ratings, fct_word_search_vs_human; and, recomputed per suite, int_reliability_cells
+  -> fct_judge_human_agreement, fct_judge_diagnostics, fct_system_rankings, and int_reliability_unit_patterns ->
+  fct_interrater_reliability, fct_coder_set_alpha).
 
   int_rating_groups hashes the rating rows of every (source_file, suite, response_id) and fingerprints everything
   else the chain reads (rubric criteria, rules and versions, responses, items, the chain's own code); HANNA's metric
