@@ -417,10 +417,10 @@ def _value_problems(name: str, data: bytes, folder: str, header: list[str], show
             out.append(f"{name}:-:suite: {len(wrong) - shown} more row(s) of another suite than the folder's "
                        f"{folder!r}")
     if "rater_id" in columns:
-        raters = table.column("rater_id").to_pylist()
-        bad = {r: rater_id_problem(r) for r in set(raters)}
-        wrong = [i for i, r in enumerate(raters) if bad[r]]
-        out += [f"{name}:{i + 2}:rater_id: {bad[raters[i]]} ({how})" for i in wrong[:shown]]
+        raters = table.column("rater_id").combine_chunks()
+        bad = {r: why for r in pc.unique(raters).to_pylist() if (why := rater_id_problem(r))}  # a few distinct ids
+        wrong = pc.indices_nonzero(pc.is_in(raters, pa.array(list(bad), pa.string()))).to_pylist() if bad else []
+        out += [f"{name}:{i + 2}:rater_id: {bad[raters[i].as_py()]} ({how})" for i in wrong[:shown]]
         if len(wrong) > shown:
             out.append(f"{name}:-:rater_id: {len(wrong) - shown} more row(s) whose rater_id is not a rater id")
     return out
