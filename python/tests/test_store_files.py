@@ -21,12 +21,13 @@ def _bad_store(root: Path) -> Path:
     (root / "suites" / "s1").mkdir(parents=True)
     (root / "suites" / "s1" / "suite.yml").write_text("rubrics: {}\n")
     (store / "s1" / "a_old.csv").write_text(OLD_HEADER + "\ns1,r1,,,ann,human,c1,2,,rb,1,false,2026-01-01,1\n")
-    (store / "s1" / "b_typo.csv").write_text("response_id,rater_id,criterion,scores\nr1,ann,c1,2\n")
+    (store / "s1" / "b_typo.csv").write_text("suite,response_id,rater_id,criterion,scores\ns1,r1,ann,c1,2\n")
     (store / "s1" / "c_empty.csv").write_text("")
-    (store / "s1" / "d_bom.csv").write_bytes("\ufeffresponse_id,criterion,score\nr1,c1,2\n".encode())
+    (store / "s1" / "d_bom.csv").write_bytes("\ufeffsuite,response_id,criterion,score\ns1,r1,c1,2\n".encode())
     (store / "s1" / "e_latin1.csv").write_bytes("response_id,rater_id,criterion,score,reason\nr1,ann,c1,2,tr\xe8s\n"
                                                 .encode("latin-1"))
-    (store / "s1" / "f_twice.csv").write_text("response_id,rater_id,criterion,score,reason,reason\nr1,ann,c1,2,a,b\n")
+    (store / "s1" / "f_twice.csv").write_text("suite,response_id,rater_id,criterion,score,reason,reason\n"
+                                              "s1,r1,ann,c1,2,a,b\n")
     (store / "s1" / "g_upper.CSV").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
     (store / "s1" / "sub").mkdir()
     (store / "s1" / "sub" / "h.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
@@ -55,7 +56,7 @@ def test_store_file_problems_name_file_row_and_column(tmp_path):
     assert "no header line" in problems[2]
     assert "not UTF-8 (invalid continuation byte at byte offset 58)" in problems[4]  # 44 header bytes + "r1,ann,c1,2,tr"
     assert "the column is named 2 times" in problems[5]
-    assert "not read: the build reads only data/ratings/<suite>/*.csv" in problems[6]
+    assert "not read: the build reads only data/ratings/<suite>/*.csv" in problems[7]
 
 
 def test_a_store_file_outside_its_suite(tmp_path):
@@ -76,7 +77,7 @@ def test_a_store_file_outside_its_suite(tmp_path):
     (store / "s1" / "ok.csv").write_text('suite,response_id,rater_id,criterion,score,reason\ns1,r1,ann,c1,2,"two\n'
                                          'lines"\ns1,r2,ann,c1,1,\n')
     (store / "s1" / "no_suite_column.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n"
-                                                      "r2,../x,c1,2\nr3,judge:org/m-7b,c1,1\n")
+                                                      "r2,../x,c1,2\nr3,judge:org/m-7b,c1,1\nr4, ,c1,1\n")
     (store / "s1" / "other.csv").write_text(
         "\ufeffsuite,response_id,rater_id,criterion,score,reason\n"
         's1,r1,ann,c1,2,"a\nb"\ns2,r1,ann,c1,2,\n,r2,ann,c1,2,\n s1,r3,ann,c1,2,\n' + "s2,r9,ann,c1,2,\n" * 7)
@@ -85,7 +86,9 @@ def test_a_store_file_outside_its_suite(tmp_path):
         "data/ratings/_drafts/a.csv:-:-",      # only the column list _schema/000_header.csv is no suite's
         "data/ratings/_schema/extra.csv:-:-",
         "data/ratings/phantom/a.csv:-:-",
+        "data/ratings/s1/no_suite_column.csv:1:suite",     # the rows' suite is the store's to check
         "data/ratings/s1/no_suite_column.csv:3:rater_id",  # a hand-copied rater id is checked as an import's
+        "data/ratings/s1/no_suite_column.csv:5:rater_id",  # ' ': no rater (the import trims and refuses it)
         "data/ratings/s1/other.csv:3:suite",   # row 3: the second record (the first spans two lines)
         "data/ratings/s1/other.csv:4:suite",
         "data/ratings/s1/other.csv:5:suite",
@@ -93,22 +96,31 @@ def test_a_store_file_outside_its_suite(tmp_path):
         "data/ratings/s1/other.csv:7:suite",
         "data/ratings/s1/other.csv:-:suite",
     ]
-    assert problems[3] == ("data/ratings/s1/no_suite_column.csv:3:rater_id: '../x' is not a rater id (letters, "
+    assert problems[4] == ("data/ratings/s1/no_suite_column.csv:3:rater_id: '../x' is not a rater id (letters, "
                            "digits, '.', '_', '-', '@', ':', '/' and spaces only; no part between ':' or '/' empty or "
                            "only dots) (store files are written by `evalhouse import-ratings`: move this file out and "
                            "import it)")
     assert problems[2].startswith("data/ratings/phantom/a.csv:-:-: 'phantom' is no suite (no suites/phantom/"
                                   "suite.yml; suites: s1, s2)")
-    assert problems[4].startswith("data/ratings/s1/other.csv:3:suite: suite 's2' in the folder of suite 's1'")
-    assert "empty suite in the folder of suite 's1'" in problems[5]
-    assert "suite ' s1' in the folder of suite 's1'" in problems[6]  # dbt would not trim it: another suite
-    assert problems[9] == "data/ratings/s1/other.csv:-:suite: 5 more row(s) of another suite than the folder's 's1'"
+    assert problems[6].startswith("data/ratings/s1/other.csv:3:suite: suite 's2' in the folder of suite 's1'")
+    assert "empty suite in the folder of suite 's1'" in problems[7]
+    assert "suite ' s1' in the folder of suite 's1'" in problems[8]  # dbt would not trim it: another suite
+    assert problems[11] == "data/ratings/s1/other.csv:-:suite: 5 more row(s) of another suite than the folder's 's1'"
     (store / "_schema" / "extra.csv").unlink()
     (store / "_drafts" / "a.csv").unlink()
     (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n\ns1,r1,,,ann\n")
+    column_list = f"the store's column list is the one line {','.join(STORE_COLUMNS)}: write it back"
     assert store_file_problems(store)[0] == (
         "data/ratings/_schema/000_header.csv:2:-: the store's column list holds its header line only (dbt would read "
-        "the rows below it as ratings of no suite); remove them")
+        f"the rows below it as ratings of no suite); {column_list}")
+    (store / "_schema" / "000_header.csv").write_text("suite,response_id,rater_id,criterion,score,note,score\n")
+    assert store_file_problems(store)[0] == (
+        "data/ratings/_schema/000_header.csv:1:-: the store's column list is not the store's columns (missing: "
+        f"{', '.join(c for c in STORE_COLUMNS if c not in ('suite', 'response_id', 'rater_id', 'criterion', 'score'))})"
+        f" (not a column or named twice: score, note); {column_list}")
+    (store / "_schema" / "000_header.csv").write_text("")
+    assert store_file_problems(store)[0] == (
+        f"data/ratings/_schema/000_header.csv:1:-: no header line (an empty file); {column_list}")
     (store / "_schema" / "000_header.csv").write_text(",".join(STORE_COLUMNS) + "\n\n")  # a blank line reads no row
     assert store_file_problems(store, suites_dir=tmp_path / "elsewhere")[1].endswith(
         "'s1' is no suite (no elsewhere/s1/suite.yml; suites: none); the store keeps a suite's ratings in "

@@ -88,8 +88,12 @@ def test_rater_ids_are_checked(env):
     assert store.rater_id_problem("grace_1.b-2@x y") is None
     # the ids `evalhouse judge run` writes: judge:<model>, the model often org/name
     assert store.rater_id_problem("judge:trial") is None and store.rater_id_problem("judge:org/model-7b") is None
-    for bad in ("..", "/x", "a//b", "a/", "a/../b", "judge:x?", "judge:", ":", "a::b", "judge:../x", "x" * 101):
+    for bad in ("..", "/x", "a//b", "a/", "a/../b", "judge:x?", "judge:", ":", "a::b", "judge:../x", "x" * 101,
+                " ", "ana ", " ana"):
         assert store.rater_id_problem(bad) is not None, bad
+    assert store.rater_id_problem(" ") == "empty rater"
+    assert store.rater_id_problem("ana ") == "'ana ' is not a rater id (spaces at its start or end: another rater " \
+                                             "than 'ana')"
     f = write(env["tmp"] / "j.csv", ["response_id,criterion,score", f"{OPUS},correctness,2"])
     target, n = store.import_ratings(f, env["catalog"], rater="judge:org/model-7b", rater_kind="judge",
                                      store_dir=env["store_dir"])

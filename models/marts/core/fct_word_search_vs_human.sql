@@ -9,12 +9,13 @@
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail',
           pre_hook=["{{ rating_chain_delete('response_id') }}", "{{ word_search_delete() }}"]) }}
+{%- set affected = affected_responses('ff.response_id') %}  {#- outside the if: dbt sees its ref at parse time #}
 with first_filter as (
     select ff.* from {{ ref('int_first_filter') }} as ff
     where ff.word_search_verdict is not null
 {%- if is_incremental() %}
         -- only the responses to recompute, before the join (at 1M replies half the time of filtering after it)
-        and ({{ affected_responses('ff.response_id') }}
+        and ({{ affected }}
              or not exists (select 1 from {{ this }} as kept where kept.response_id = ff.response_id))
 {%- endif %}
 ),

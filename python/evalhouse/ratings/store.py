@@ -85,8 +85,10 @@ def rater_id_problem(rater_id: str) -> str | None:
     part between ``:`` or ``/`` empty or only dots (``..``, ``/x``, ``a//b``, ``judge:``), at most 100 characters.
     ``:`` and ``/`` are there for the ids ``evalhouse judge run`` writes, ``judge:<model>`` with a model such as
     ``org/model-7b``; a rater id never becomes a path (store file names keep only ``A-Z a-z 0-9 _ . -`` of it)."""
-    if not rater_id:
+    if not rater_id.strip():
         return "empty rater"
+    if rater_id != rater_id.strip():
+        return f"{rater_id!r} is not a rater id (spaces at its start or end: another rater than {rater_id.strip()!r})"
     if not _RATER_ID.fullmatch(rater_id) or any(set(part) <= {"."} for part in re.split("[:/]", rater_id)):
         return (f"{rater_id!r} is not a rater id (letters, digits, '.', '_', '-', '@', ':', '/' and spaces only; "
                 "no part between ':' or '/' empty or only dots)")
@@ -310,7 +312,7 @@ def rater_kind_conflict(suite: str, rater_id: str, kind: str, con=None, store_di
 
 
 # columns every store file must have (files written by older versions lack the judge and reported columns)
-STORE_REQUIRED_COLUMNS = ("response_id", "rater_id", "criterion", "score")
+STORE_REQUIRED_COLUMNS = ("suite", "response_id", "rater_id", "criterion", "score")
 
 
 def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None = None) -> list[str]:
@@ -326,7 +328,8 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
 
     The store's folder is its rows' suite, as import-ratings writes them: a file in a folder that is no suite
     (no ``<suites_dir>/<folder>/suite.yml``) is a problem (``file:-:-:``), all but the store's column list
-    ``_schema/000_header.csv``, which must hold its header line only (``file:2:-:``); so is each row whose
+    ``_schema/000_header.csv``, which must be the one line of ``STORE_COLUMNS`` (``file:1:-:``, ``file:2:-:``,
+    ``_column_list_problems``); so is each row whose
     ``suite`` is empty or another suite (``file:row:suite:``, row = the record's number, the header is row 1; the
     first 5 per file, then a count), and each whose ``rater_id`` is not a rater id (``rater_id_problem``,
     ``file:row:rater_id:``). A wrong suite would build a phantom suite or change another suite's marts; that a
@@ -350,20 +353,30 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
                                 "and import it")
             continue
         folder = f.parent.name
-        column_list = f.parent.name == "_schema" and f.name == "000_header.csv"
+        column_list = folder == "_schema" and f.name == "000_header.csv"
+        if folder == "_schema" and not column_list:
+            problems.append(f"{name}:-:-: only the store's column list 000_header.csv belongs in "
+                            f"data/ratings/_schema/; {how}")
+            continue
         if not column_list and not (suites_dir / folder / "suite.yml").is_file():
             known = ", ".join(sorted(p.parent.name for p in suites_dir.glob("*/suite.yml"))) or "none"
             problems.append(f"{name}:-:-: {folder!r} is no suite (no {suites_dir.name}/{folder}/suite.yml; suites: "
                             f"{known}); the store keeps a suite's ratings in data/ratings/<suite>/; {how}")
             continue
+        # the column list is the one file here not written by an import: it is written back, not moved out
+        advice = f"the store's column list is the one line {','.join(STORE_COLUMNS)}: write it back" \
+            if column_list else how
         data = f.read_bytes()  # whole: dbt reads every byte (build_state hashes them all as well)
         text, problem = decode_utf8(data, name)
         if problem:
-            problems.append(f"{problem}; {how}")
+            problems.append(f"{problem}; {advice}")
             continue
         header = next(csv.reader(io.StringIO(text, newline="")), None)
         if not header:
-            problems.append(f"{name}:1:-: no header line (an empty file); {how}")
+            problems.append(f"{name}:1:-: no header line (an empty file); {advice}")
+            continue
+        if column_list:
+            problems += _column_list_problems(name, text, header, advice)
             continue
         for col in dict.fromkeys(header):
             if col not in STORE_COLUMNS:
@@ -373,14 +386,25 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
                 problems.append(f"{name}:1:{col}: the column is named {header.count(col)} times; {how} and import it")
         problems += [f"{name}:1:{col}: required column missing" for col in STORE_REQUIRED_COLUMNS
                      if col not in header]
-        if column_list:
-            rows = csv.reader(io.StringIO(text, newline=""))
-            if any(row for row in itertools.islice(rows, 1, None)):
-                problems.append(f"{name}:2:-: the store's column list holds its header line only (dbt would read "
-                                "the rows below it as ratings of no suite); remove them")
-        else:
-            problems += _value_problems(name, data, folder, header)
+        problems += _value_problems(name, data, folder, header)
     return problems
+
+
+def _column_list_problems(name: str, text: str, header: list[str], how: str) -> list[str]:
+    """Problems of the store's column list ``_schema/000_header.csv`` (its text, its first line parsed): dbt reads it
+    with every store file so that files of older versions, without the later columns, still read; it must name
+    every column (once) and hold no row."""
+    out = []
+    if header != list(STORE_COLUMNS):
+        missing = [c for c in STORE_COLUMNS if c not in header]
+        other = [c for c in dict.fromkeys(header) if c not in STORE_COLUMNS or header.count(c) > 1]
+        out.append(f"{name}:1:-: the store's column list is not the store's columns"
+                   + (f" (missing: {', '.join(missing)})" if missing else "")
+                   + (f" (not a column or named twice: {', '.join(other)})" if other else "") + f"; {how}")
+    if any(row for row in itertools.islice(csv.reader(io.StringIO(text, newline="")), 1, None)):
+        out.append(f"{name}:2:-: the store's column list holds its header line only (dbt would read the rows below "
+                   f"it as ratings of no suite); {how}")
+    return out
 
 
 def _value_problems(name: str, data: bytes, folder: str, header: list[str], shown: int = 5) -> list[str]:
