@@ -329,12 +329,12 @@ def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None =
     The store's folder is its rows' suite, as import-ratings writes them: a file in a folder that is no suite
     (no ``<suites_dir>/<folder>/suite.yml``) is a problem (``file:-:-:``), all but the store's column list
     ``_schema/000_header.csv``, which must be the one line of ``STORE_COLUMNS`` (``file:1:-:``, ``file:2:-:``,
-    ``_column_list_problems``); so is each row whose
-    ``suite`` is empty or another suite (``file:row:suite:``, row = the record's number, the header is row 1; the
-    first 5 per file, then a count), and each whose ``rater_id`` is not a rater id (``rater_id_problem``,
-    ``file:row:rater_id:``). A wrong suite would build a phantom suite or change another suite's marts; that a
-    rating's response belongs to its suite is dbt's test ``assert_store_ratings_in_their_response_suite`` (the
-    responses are not known before the build). ``suites_dir`` defaults to the project's ``suites/`` (beside ``data/``).
+    ``_column_list_problems``); so is each row whose ``suite`` is empty or another suite (``file:row:suite:``,
+    row = the record's number, the header is row 1; the first 5 per file, then a count), and each whose
+    ``rater_id`` is not a rater id (``rater_id_problem``, ``file:row:rater_id:``). A wrong suite would build a
+    phantom suite or change another suite's marts; that a rating's response belongs to its suite is dbt's test
+    ``assert_store_ratings_in_their_response_suite`` (the responses are not known before the build).
+    ``suites_dir`` defaults to the project's ``suites/`` (beside ``data/``).
 
     Empty when every file is fine; store files of older versions, without the judge and reported columns, are
     fine."""
