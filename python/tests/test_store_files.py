@@ -118,6 +118,10 @@ def test_a_store_file_outside_its_suite(tmp_path):
         "data/ratings/_schema/000_header.csv:1:-: the store's column list is not the store's columns (missing: "
         f"{', '.join(c for c in STORE_COLUMNS if c not in ('suite', 'response_id', 'rater_id', 'criterion', 'score'))})"
         f" (not a column or named twice: score, note); {column_list}")
+    (store / "_schema" / "000_header.csv").write_text(",".join(reversed(STORE_COLUMNS)) + "\n")
+    assert store_file_problems(store)[0] == (
+        "data/ratings/_schema/000_header.csv:1:-: the store's column list is not the store's columns (in another "
+        f"order: the build's table takes its column order); {column_list}")
     (store / "_schema" / "000_header.csv").write_text("")
     assert store_file_problems(store)[0] == (
         f"data/ratings/_schema/000_header.csv:1:-: no header line (an empty file); {column_list}")

@@ -400,7 +400,9 @@ def _column_list_problems(name: str, text: str, header: list[str], how: str) -> 
         other = [c for c in dict.fromkeys(header) if c not in STORE_COLUMNS or header.count(c) > 1]
         out.append(f"{name}:1:-: the store's column list is not the store's columns"
                    + (f" (missing: {', '.join(missing)})" if missing else "")
-                   + (f" (not a column or named twice: {', '.join(other)})" if other else "") + f"; {how}")
+                   + (f" (not a column or named twice: {', '.join(other)})" if other else "")
+                   + ("" if missing or other else " (in another order: the build's table takes its column order)")
+                   + f"; {how}")
     if any(row for row in itertools.islice(csv.reader(io.StringIO(text, newline="")), 1, None)):
         out.append(f"{name}:2:-: the store's column list holds its header line only (dbt would read the rows below "
                    f"it as ratings of no suite); {how}")
