@@ -6,7 +6,7 @@ It copies the project to a temporary folder and writes a suite folder `suites/sy
 rubric under the id synth_support, first_filter on; items, gold, responses, response_labels and ratings as
 Parquet, generated with a fixed seed), exactly as a team would bring its own runs. Then it times, as separate
 steps: `evalhouse suite land` (check + landing of every suite), and `evalhouse build --no-publish` (dbt build:
-seeds, models, data tests and unit tests) of every node twice: cold (empty warehouse) and warm (`--all-nodes`: a
+seeds, models and data tests; no unit tests) of every node twice: cold (empty warehouse) and warm (`--all-nodes`: a
 rebuild with the text checks already computed); then (--import-share, default 0.01) two ratings imports, each
 touching that share of the replies (a new ratings store file re-rating every criterion of those replies, later
 rated_at: the incremental rating chain recomputes only them): the first rebuilt with `--all-nodes` (every node, as

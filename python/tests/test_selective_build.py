@@ -183,6 +183,10 @@ def project(tmp_path_factory):
     assert "the rating chain's code changed since its tables were made: rebuilt whole" in out, out
     assert "base_ratings_store__ratings was made by an older evalhouse (no file hashes): rebuilt whole" in out, out
     assert "every node runs: tables made by other code were dropped" in out, out
+    # every node, but no unit test: they read given rows, not data (`make unit-tests` runs them)
+    kinds = {r["unique_id"].split(".")[0] for r in
+             json.loads((dst / "target" / "run_results.json").read_text())["results"]}
+    assert {"model", "test", "seed"} <= kinds and "unit_test" not in kinds, kinds
     with duckdb.connect(str(_db(dst)), read_only=True) as con:
         assert con.execute("select code_sha256 from _rating_chain_code").fetchall() == [(rating_chain_code_hash(),)]
         assert con.execute("select count(*) from int_effective_scores").fetchone()[0] > 0
@@ -226,7 +230,7 @@ def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(pr
     assert "changed since the last build: ratings_store.ratings;" in out, out
     results = json.loads((dst / "target" / "run_results.json").read_text())["results"]
     kinds = {r["unique_id"].split(".")[0] for r in results}
-    assert "test" in kinds and "unit_test" not in kinds, kinds  # data tests run; unit tests test unchanged code
+    assert "test" in kinds and "unit_test" not in kinds, kinds  # data tests run, unit tests never do
     ran = _ran(dst)
     assert {"model.evalhouse.int_ratings", "model.evalhouse.fct_reply_scores",
             "model.evalhouse.fct_two_reader_agreement"} <= ran

@@ -55,6 +55,10 @@ TATQA_ANSWER_TYPES = ("span", "multi-span", "arithmetic", "count")
 
 _NUM_EXCLUDED = set("'\"\\$€£¥%(),[]")
 _PUNCT = set(string.punctuation)
+# str.translate tables deleting those characters: the same strings as joining the characters not in the sets, in a
+# tenth of the time (the official code's per-character loop was most of fct_grade__answer_rule_checks)
+_NUM_EXCLUDED_DELETE = str.maketrans("", "", "".join(_NUM_EXCLUDED))
+_PUNCT_DELETE = str.maketrans("", "", "".join(_PUNCT))
 _NUM_RE = re.compile(r"([+-]?\d+(\.\d+)?)|([+-]?\.\d+)")
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 _NEG_RE = re.compile(r"(\([\d.\s]+\))")
@@ -84,7 +88,7 @@ def scale_to_num(scale: str | None) -> float:
 
 
 def _clean_num(text: Any) -> str:
-    return "".join(ch for ch in str(text) if ch not in _NUM_EXCLUDED)
+    return str(text).translate(_NUM_EXCLUDED_DELETE)
 
 
 def _first_or_last_number(text: str, number_pick: str) -> int | float | None:
@@ -128,7 +132,7 @@ def to_number(text: str, number_pick: str = "first") -> float | None:
 
 
 def _remove_punc(token: str) -> str:
-    return token if is_number(token) else "".join(ch for ch in token if ch not in _PUNCT)
+    return token if is_number(token) else token.translate(_PUNCT_DELETE)
 
 
 def normalize_answer(text: str, number_pick: str = "first") -> str:

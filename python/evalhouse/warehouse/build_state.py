@@ -20,8 +20,9 @@ Given that state, the next build runs (``plan``):
   except those that change only how dbt runs and reports, ``OUTPUT_ONLY_ARGS``: ``--threads 1`` plans as no
   argument does);
 * nothing, when no source changed: the tables in the build file were computed from the same code and inputs;
-* else only the changed sources and everything downstream of them (``dbt build --select source:a.b+ ...``), without
-  the unit tests: they read given rows, not data, and the code is the code the last complete build passed them on.
+* else only the changed sources and everything downstream of them (``dbt build --select source:a.b+ ...``).
+
+`evalhouse build` leaves the unit tests out of every plan: they read given rows, not data (``make unit-tests``).
 
 Sound because every file a model reads goes through a declared source (``read_source``, macros/read_source.sql;
 the decision models' Python parses the bytes its blob sources read; base_decisions__case_files, which opens the
@@ -264,5 +265,5 @@ def plan(project: Path, db: Path, dbt_args: list[str], all_nodes: bool = False, 
                          "nothing changed since the last build (code and every source): dbt not run")
     selectors = [f"source:{name}+" for name in changed]  # a source is added or removed only by a code change
     return BuildPlan(selectors, changed, state, True,
-                     f"changed since the last build: {', '.join(changed)}; running them and what is downstream, "
-                     "unit tests left out (same code as the last build; --all-nodes runs every node)")
+                     f"changed since the last build: {', '.join(changed)}; running them and what is downstream "
+                     "(--all-nodes runs every node)")
