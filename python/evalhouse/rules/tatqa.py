@@ -55,8 +55,8 @@ TATQA_ANSWER_TYPES = ("span", "multi-span", "arithmetic", "count")
 
 _NUM_EXCLUDED = set("'\"\\$€£¥%(),[]")
 _PUNCT = set(string.punctuation)
-# str.translate tables deleting those characters: the same strings as joining the characters not in the sets, in a
-# tenth of the time (the official code's per-character loop was most of fct_grade__answer_rule_checks)
+# str.translate tables deleting those characters: the same strings as the official code's join of the characters
+# not in the sets, faster (apply_rule over the bundled packs' 21,495 distinct inputs: 0.88 s -> 0.79 s)
 _NUM_EXCLUDED_DELETE = str.maketrans("", "", "".join(_NUM_EXCLUDED))
 _PUNCT_DELETE = str.maketrans("", "", "".join(_PUNCT))
 _NUM_RE = re.compile(r"([+-]?\d+(\.\d+)?)|([+-]?\.\d+)")
