@@ -146,6 +146,11 @@ def test_the_plan(tmp_path, monkeypatch):
     narrowed = build_state.plan(root, db, ["--threads", "1", "--select", "m"])
     assert (narrowed.selectors, narrowed.save) == (None, False) and "--select m" in narrowed.reason
     assert build_state.scope_args(["--threads", "1", "-s", "m", "-x"]) == ["-s", "m"]
+    # the log file's level, as the README advises for a run's queries (a trial found it ran every node twice)
+    assert build_state.scope_args(["--log-level-file", "debug", "--log-format-file=json", "--log-path", "l",
+                                   "-s", "m"]) == ["-s", "m"]
+    logged = build_state.plan(root, db, ["--log-level-file", "debug"])
+    assert (logged.selectors, logged.save) == (["source:s.store+"], True)
     (root / "models" / "m.sql").write_text("select 2 as x\n")
     assert build_state.plan(root, db, []).selectors is None
     build_state.clear(db)

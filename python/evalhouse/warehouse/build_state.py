@@ -219,6 +219,7 @@ class BuildPlan:
 
 # dbt build arguments that change how dbt runs and reports, never what it builds: (flag, takes a value)
 OUTPUT_ONLY_ARGS = {"--threads": True, "--log-level": True, "--log-format": True, "--printer-width": True,
+                    "--log-level-file": True, "--log-format-file": True, "--log-path": True,
                     "-q": False, "--quiet": False, "-x": False, "--fail-fast": False, "--no-fail-fast": False,
                     "-d": False, "--debug": False, "--use-colors": False, "--no-use-colors": False}
 
