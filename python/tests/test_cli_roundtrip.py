@@ -111,3 +111,25 @@ def test_cli_errors_exit_1_with_location(project, tmp_path):
     assert f"{bad}:2:system_id: no response of model run 'Nobody 1B' to item 'S07'" in res.stderr
     res = run("evalhouse", "blind-export", str(tmp_path / "x"), "--export-id", "rt1", check=False)
     assert res.returncode == 1 and "already exists" in res.stderr
+
+
+def test_a_rating_repeating_one_in_the_suites_own_files_needs_correction(project, tmp_path):
+    """ana rated q2 / model_b's correctness 0 in suites/example_qa/ratings.csv (its 11th data row). Importing her 2
+    for it is a duplicate as much as one of the ratings store (a trial found it accepted, and then counting); with
+    --correction it is written. Another rater's rating of the same reply is no duplicate."""
+    dst, run = project
+    store = dst / "data/ratings/example_qa"
+    before = sorted(p.name for p in store.iterdir()) if store.is_dir() else []
+    again = write_rows(tmp_path / "again.csv", [
+        {"suite": "example_qa", "item_id": "q1", "system_id": "model_b", "rater_id": "zoe", "criterion": "correctness",
+         "score": "1"},
+        {"suite": "example_qa", "item_id": "q2", "system_id": "model_b", "rater_id": "ana", "criterion": "correctness",
+         "score": "2"}])
+    res = run("evalhouse", "import-ratings", str(again), check=False)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert (f"{again}:3:criterion: duplicate rating: already in the suite's own ratings at "
+            "suites/example_qa/ratings.csv row 11 (to correct it, import with --correction)") in res.stderr, res.stderr
+    assert f"{again}:2:" not in res.stderr, res.stderr  # zoe's row is fine
+    assert (sorted(p.name for p in store.iterdir()) if store.is_dir() else []) == before
+    res = run("evalhouse", "import-ratings", str(again), "--correction")
+    assert "imported 2 ratings" in res.stdout, res.stdout

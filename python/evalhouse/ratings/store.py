@@ -271,6 +271,34 @@ def existing_keys(store_dir: Path, keys: dict | None = None
     return seen, kinds
 
 
+def suite_file_duplicates(identities: list[tuple], suites_dir: Path) -> dict[tuple, str]:
+    """The ``identities`` (``_identity``: response, rater, criterion, version) that a suite's own ratings files
+    already hold, each with ``'<file> row <n>'`` (the file as landed, its n-th data row). Read from the landed
+    ratings (``landing/ratings.parquet``) when the landing is current for ``suites_dir`` (the suite files are as
+    last landed); {} otherwise: suite files edited since the last build are not compared, and nothing is refused
+    for them (the next build reads both, the latest counting)."""
+    from evalhouse.suites.land import landing_dir, landing_is_current, suites_fingerprint
+
+    target = landing_dir()
+    if not identities or not landing_is_current(suites_fingerprint(Path(suites_dir)), target):
+        return {}
+    import duckdb
+    import pyarrow as pa
+
+    wanted = pa.table({name: [str(i[k]) for i in identities]
+                       for k, name in enumerate(("response_id", "rater_id", "criterion", "rubric_version"))})
+    with duckdb.connect() as con:
+        con.register("wanted", wanted)
+        found = con.execute(
+            "select w.response_id, w.rater_id, w.criterion, w.rubric_version, "
+            "min_by(r.source_file || ' row ' || cast(r.source_row as varchar), r.source_row) "
+            "from read_parquet(?) as r join wanted as w on r.response_id = w.response_id "
+            "and r.rater_id = w.rater_id and r.criterion = w.criterion "
+            "and coalesce(cast(r.rubric_version as varchar), '') = w.rubric_version "
+            "group by all", [str(target / "ratings.parquet")]).fetchall()
+    return {tuple(row[:4]): row[4] for row in found}
+
+
 def kind_conflict(kind: str, stored: tuple[str, str] | None, in_files: list[tuple[str, str]],
                   in_warehouse: tuple[str, str] | None, earlier: tuple[str, str] | None = None
                   ) -> tuple[str, str] | None:
@@ -522,6 +550,11 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
         seen_in_file[ident] = line
         _check_reported_consistent(row, rec, ident, line, reported_by_reply, bad)
         out.append(rec)
+    if not correction and out and not problems:
+        for ident, where in sorted(suite_file_duplicates(list(seen_in_file), suites_dir).items(),
+                                   key=lambda kv: seen_in_file[kv[0]]):
+            problems.append(f"{name}:{seen_in_file[ident]}:criterion: duplicate rating: already in the suite's own "
+                            f"ratings at {where} (to correct it, import with --correction)")
     if problems:
         raise ImportRejected(problems)
     if not out:
