@@ -550,7 +550,7 @@ def validate(path: Path, catalog: Catalog, rater: str | None = None, rater_kind:
         seen_in_file[ident] = line
         _check_reported_consistent(row, rec, ident, line, reported_by_reply, bad)
         out.append(rec)
-    if not correction and out and not problems:
+    if not correction and seen_in_file:  # the rows that passed every other check
         for ident, where in sorted(suite_file_duplicates(list(seen_in_file), suites_dir).items(),
                                    key=lambda kv: seen_in_file[kv[0]]):
             problems.append(f"{name}:{seen_in_file[ident]}:criterion: duplicate rating: already in the suite's own "
