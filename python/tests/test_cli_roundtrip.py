@@ -118,6 +118,11 @@ def test_a_rating_repeating_one_in_the_suites_own_files_needs_correction(project
     for it is a duplicate as much as one of the ratings store (a trial found it accepted, and then counting); with
     --correction it is written. Another rater's rating of the same reply is no duplicate."""
     dst, run = project
+    from evalhouse.suites.land import landing_is_current, suites_fingerprint
+
+    # the suite files are compared as last landed, while that landing is current (a stale build of the project
+    # copied here, older than the code: run `make build` first)
+    assert landing_is_current(suites_fingerprint(dst / "suites"), dst / "warehouse/build/landing")
     store = dst / "data/ratings/example_qa"
     before = sorted(p.name for p in store.iterdir()) if store.is_dir() else []
     again = write_rows(tmp_path / "again.csv", [
@@ -130,6 +135,15 @@ def test_a_rating_repeating_one_in_the_suites_own_files_needs_correction(project
     assert (f"{again}:3:criterion: duplicate rating: already in the suite's own ratings at "
             "suites/example_qa/ratings.csv row 11 (to correct it, import with --correction)") in res.stderr, res.stderr
     assert f"{again}:2:" not in res.stderr, res.stderr  # zoe's row is fine
+    # reported with the file's other problems, not only once they are fixed
+    both = write_rows(tmp_path / "both.csv", [
+        {"suite": "example_qa", "item_id": "q1", "system_id": "model_b", "rater_id": "zoe", "criterion": "correctness",
+         "score": "9"},
+        {"suite": "example_qa", "item_id": "q2", "system_id": "model_b", "rater_id": "ana", "criterion": "correctness",
+         "score": "2"}])
+    res = run("evalhouse", "import-ratings", str(both), check=False)
+    assert res.returncode == 1 and f"{both}:2:score: 9 is outside correctness's scale 0-2" in res.stderr, res.stderr
+    assert f"{both}:3:criterion: duplicate rating: already in the suite's own ratings at " in res.stderr, res.stderr
     assert (sorted(p.name for p in store.iterdir()) if store.is_dir() else []) == before
     res = run("evalhouse", "import-ratings", str(again), "--correction")
     assert "imported 2 ratings" in res.stdout, res.stdout
