@@ -4,6 +4,10 @@
 -- Adjudicators (rater_kind adjudicator) are left out: an adjudication settles the readers' disagreement after
 -- reading them, so it is not a reading to agree with (fct_round_disagreements shows it; int_reliability_scores
 -- leaves it out too).
+-- Built after int_reliability_scores, though it reads nothing of it (the depends_on line below is the only link), and
+-- before int_reliability_units: the chain's large queries run one at a time (see int_reliability_scores). Side by
+-- side, this one and int_reliability_units ran out of memory under EVALHOUSE_MEMORY_LIMIT=2.5GB at a million replies.
+-- depends_on: {{ ref('int_reliability_scores') }}
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 -- only the columns used: each CTE is read more than once, and DuckDB keeps such a CTE with every column it selects

@@ -122,19 +122,44 @@ def test_relative_paths_reach_dbt_as_the_absolute_paths_the_landing_used(monkeyp
 
 
 def test_a_stop_during_the_landing_says_so(monkeypatch, tmp_path):
-    """Ctrl-C while the suites are checked and landed: a message, exit 130, dbt never starts."""
+    """Ctrl-C while the suites are checked and landed (`python -m evalhouse suite land`, a process of its own): a
+    message, exit 130, dbt never starts."""
+    import sys
+
     from typer.testing import CliRunner
 
     from evalhouse.cli import app, suites
     from evalhouse.suites import land
 
-    def stopped(fingerprint):
-        raise KeyboardInterrupt
+    started = []
+
+    def run(cmd, **kwargs):
+        started.append(cmd)
+        if cmd != [sys.executable, "-m", "evalhouse", "suite", "land"]:
+            pytest.fail(f"dbt started: {cmd}")
+        return 130  # as _run_forwarding_stop returns when a SIGINT stopped the landing
 
     monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
     monkeypatch.setattr(land, "landing_is_current", lambda fingerprint: False)
-    monkeypatch.setattr(suites, "_check_and_land", stopped)
-    monkeypatch.setattr(suites, "_run_forwarding_stop", lambda *a, **k: pytest.fail("dbt started"))
+    monkeypatch.setattr(suites, "_run_forwarding_stop", run)
     res = CliRunner().invoke(app, ["build"])
-    assert res.exit_code == 130
+    assert res.exit_code == 130 and len(started) == 1
     assert "stopped while checking and landing the suites; nothing built or published" in res.output
+
+
+def test_the_landing_runs_in_a_process_of_its_own(tmp_path):
+    """`python -m evalhouse suite land` is the command `evalhouse build` runs (the memory of a large landing is
+    returned when it ends): on a suite with a problem it reports it, names the file, and exits 1."""
+    import os
+    import subprocess
+    import sys
+
+    suite = tmp_path / "suites" / "broken"
+    suite.mkdir(parents=True)
+    (suite / "suite.yml").write_text("title: [unclosed\n")
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(tmp_path), EVALHOUSE_LANDING_DIR=str(tmp_path / "landing"))
+    res = subprocess.run([sys.executable, "-m", "evalhouse", "suite", "land"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "suites/broken/suite.yml" in res.stderr and "suite check failed; nothing built or published" in res.stderr
+    assert not (tmp_path / "landing" / "_fingerprint.txt").exists()

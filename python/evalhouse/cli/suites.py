@@ -289,28 +289,30 @@ def _run_forwarding_stop(cmd: list[str], **kwargs) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
-def _show_failing_rows(run_results, db, limit: int = 5) -> None:
-    """After a failed dbt build: the first ``limit`` rows each failing data test returns (its compiled query from
-    dbt's run_results.json, run again read-only on the build file), so the failure names the suite, rater, file or
-    key at fault and not only a count. Says nothing when the results or the file cannot be read (dbt's own report
-    above still stands)."""
+def _show_failing_rows(run_results, db, limit: int = 5, status: str = "fail") -> None:
+    """After a dbt build: the first ``limit`` rows each data test of ``status`` returns ('fail' after a failed build,
+    'warn' for the tests of severity warn after a build that passed; its compiled query from dbt's
+    run_results.json, run again read-only on the build file), so the message names the suite, rater, file or key at
+    fault and not only a count. Says nothing when the results or the file cannot be read (dbt's own report above
+    still stands)."""
     import json
 
     import duckdb
 
     try:
         results = json.loads(run_results.read_text())["results"]
-        failed = [r for r in results if r.get("status") == "fail" and r["unique_id"].startswith("test.")
+        failed = [r for r in results if r.get("status") == status and r["unique_id"].startswith("test.")
                   and r.get("compiled_code")]
         if not failed:
             return
+        kind = "failing" if status == "fail" else "warning"
         with duckdb.connect(str(db), read_only=True) as con:
             for r in failed:
                 cur = con.execute(f"select * from (\n{r['compiled_code']}\n) as failing limit {limit + 1}")
                 names = [d[0] for d in cur.description]
                 rows = cur.fetchall()
                 more = f"the first {limit} of {r.get('failures')}" if len(rows) > limit else "its"
-                typer.echo(f"{r['unique_id'].split('.')[2]}: {more} failing rows:", err=True)
+                typer.echo(f"{r['unique_id'].split('.')[2]}: {more} {kind} rows:", err=True)
                 for row in rows[:limit]:
                     typer.echo("  " + "; ".join(f"{n}={v}" for n, v in zip(names, row, strict=True)), err=True)
     except (OSError, ValueError, KeyError, duckdb.Error):
@@ -331,12 +333,15 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     if landing_is_current(fingerprint):
         typer.echo("suites unchanged since they were last checked and landed: check and landing skipped")
     else:
-        try:
-            _check_and_land(fingerprint)
-        except KeyboardInterrupt:  # the fingerprint is written last: the next build checks and lands again
+        # `evalhouse suite land` in a process of its own: Python keeps the memory a large check and landing used
+        # after they end (2.7 GB at a million replies), and dbt's build ran beside it. It reports any problem itself.
+        code = _run_forwarding_stop([sys.executable, "-m", "evalhouse", "suite", "land"])
+        if code > 128:  # the fingerprint is written last: the next build checks and lands again
             typer.echo("error: stopped while checking and landing the suites; nothing built or published (the "
                        "published warehouse is unchanged; the next build lands the suites again)", err=True)
-            raise typer.Exit(130) from None
+            raise typer.Exit(code)
+        if code != 0:
+            raise typer.Exit(code)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
     stale_caches = _stale_caches(paths.build_db())
     if stale_caches and build_state.scope_args(dbt_args) not in ([], ["--full-refresh"]):
@@ -384,6 +389,7 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
                        "Memory Error' above means the cap is too small for it; raise it or unset the variable",
                        err=True)
         raise typer.Exit(returncode)
+    _show_failing_rows(paths.project_dir() / "target" / "run_results.json", paths.build_db(), status="warn")
     import duckdb
 
     with duckdb.connect(str(paths.build_db())) as con:  # one connection, one commit: both records or neither
