@@ -175,3 +175,12 @@ def test_the_rating_chain_is_listed_alike_in_the_macros_and_in_evalhouse_build()
     assert re.findall(r"'([a-z_]+)'", body) == list(RATING_CHAIN_MODELS)
     assert all(next(PROJECT.glob(f"models/**/{m}.sql"), None) or next(PROJECT.glob(f"models/**/{m}.py"), None)
                for m in RATING_CHAIN_MODELS)
+
+
+def test_the_chains_large_queries_run_one_at_a_time(manifest):
+    """The rating chain's four 8M-row queries at a million replies each wait for the one before, by a depends_on
+    line where nothing is read: side by side they peaked at 9.5 GB, and two of them ran out of memory under
+    EVALHOUSE_MEMORY_LIMIT=2.5GB (README, "Benchmarks")."""
+    line = ["int_effective_scores", "int_reliability_scores", "int_rater_pair_scores", "int_reliability_units"]
+    for before, after in zip(line, line[1:]):
+        assert f"model.evalhouse.{before}" in manifest["nodes"][f"model.evalhouse.{after}"]["depends_on"]["nodes"]

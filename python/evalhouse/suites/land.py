@@ -24,7 +24,17 @@ import pyarrow.parquet as pq
 
 from evalhouse import files, paths
 from evalhouse.grade.packs import _PACK_COLUMNS
-from evalhouse.suites.check import EMPTY, Problem, SuiteData, _rel, _repeat_text, check_suite, suite_folders
+from evalhouse.suites.check import (
+    EMPTY,
+    Problem,
+    SuiteData,
+    _isin,
+    _join,
+    _rel,
+    _repeat_text,
+    check_suite,
+    suite_folders,
+)
 from evalhouse.suites.contract import TABLES
 
 __all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_current", "suites_fingerprint",
@@ -135,9 +145,13 @@ def _store_kind_conflicts(suites: list[SuiteData], store_dir: Path | None = None
         ours = {rater: kind_where for (suite, rater), kind_where in stored.items() if suite == s.name and rater}
         if g is None or not ours:
             continue
-        named = g[g["rater_id"].isin(list(ours)).to_numpy(dtype=bool)]  # few rows, if any: map only those
-        store_kind = named["rater_id"].map({rater: kind for rater, (kind, _) in ours.items()})
-        for idx in named.index[(named["rater_kind"] != store_kind).to_numpy(dtype=bool)]:
+        # the rows of a rater the store has, whose (rater, kind) is not the store's: set-wise in Arrow, so only
+        # the conflicting rows (few, if any) are visited (taking every row of the store's raters first, all 8M
+        # of a million replies when the store rates them too, took 3 s)
+        sep = "\x1f"
+        agreed = {f"{rater}{sep}{kind}" for rater, (kind, _) in ours.items()}
+        conflict = _isin(g["rater_id"], list(ours)) & ~_isin(_join(sep, g["rater_id"], g["rater_kind"]), agreed)
+        for idx in g.index[conflict.to_numpy(dtype=bool)]:
             rater = g.at[idx, "rater_id"]
             kind, where = ours[rater]
             file, _, row = where.rpartition(":")
@@ -240,8 +254,13 @@ def _text_array(values: pd.Series | pa.Array) -> pa.Array:
     arr = pa.array(values, type=pa.large_string()) if not isinstance(values, (pa.Array, pa.ChunkedArray)) else values
     if len(arr) and arr.null_count == 0 and pc.max(pc.binary_length(arr)).as_py() == 0:
         return _nulls(len(arr))  # an absent column: every value missing
-    arr = pc.if_else(pc.equal(arr, ""), pa.scalar(None, pa.large_string()), arr)
-    arr = pc.if_else(pc.equal(arr, EMPTY), "", arr)
+    # each replacement only where it has something to replace (most columns have no EMPTY; 8M values: 1 s each)
+    missing = pc.equal(arr, "")
+    if pc.any(missing).as_py():
+        arr = pc.if_else(missing, pa.scalar(None, pa.large_string()), arr)
+    kept_empty = pc.equal(arr, EMPTY)
+    if pc.any(kept_empty).as_py():
+        arr = pc.if_else(kept_empty, "", arr)
     return arr.cast(pa.string())
 
 
