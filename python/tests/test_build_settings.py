@@ -135,7 +135,7 @@ def test_a_stop_during_the_landing_says_so(monkeypatch, tmp_path):
 
     def run(cmd, **kwargs):
         started.append(cmd)
-        if cmd != [sys.executable, "-m", "evalhouse", "suite", "land"]:
+        if cmd != [sys.executable, "-P", "-m", "evalhouse", "suite", "land"]:
             pytest.fail(f"dbt started: {cmd}")
         return 130  # as _run_forwarding_stop returns when a SIGINT stopped the landing
 
@@ -158,7 +158,9 @@ def test_the_landing_runs_in_a_process_of_its_own(tmp_path):
     suite.mkdir(parents=True)
     (suite / "suite.yml").write_text("title: [unclosed\n")
     env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(tmp_path), EVALHOUSE_LANDING_DIR=str(tmp_path / "landing"))
-    res = subprocess.run([sys.executable, "-m", "evalhouse", "suite", "land"], cwd=tmp_path, env=env,
+    (tmp_path / "evalhouse").mkdir()  # a folder of that name where the build starts is not imported (-P)
+    (tmp_path / "evalhouse" / "__init__.py").write_text("raise SystemExit('the wrong evalhouse was imported')\n")
+    res = subprocess.run([sys.executable, "-P", "-m", "evalhouse", "suite", "land"], cwd=tmp_path, env=env,
                          capture_output=True, text=True)
     assert res.returncode == 1, res.stdout + res.stderr
     assert "suites/broken/suite.yml" in res.stderr and "suite check failed; nothing built or published" in res.stderr

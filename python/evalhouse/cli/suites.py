@@ -335,7 +335,9 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     else:
         # `evalhouse suite land` in a process of its own: Python keeps the memory a large check and landing used
         # after they end (2.7 GB at a million replies), and dbt's build ran beside it. It reports any problem itself.
-        code = _run_forwarding_stop([sys.executable, "-m", "evalhouse", "suite", "land"])
+        # -P: the folder the build was started from is not searched first (a folder named evalhouse there would be
+        # imported instead).
+        code = _run_forwarding_stop([sys.executable, "-P", "-m", "evalhouse", "suite", "land"])
         if code > 128:  # the fingerprint is written last: the next build checks and lands again
             typer.echo("error: stopped while checking and landing the suites; nothing built or published (the "
                        "published warehouse is unchanged; the next build lands the suites again)", err=True)
