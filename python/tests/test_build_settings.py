@@ -123,9 +123,7 @@ def test_relative_paths_reach_dbt_as_the_absolute_paths_the_landing_used(monkeyp
 
 def test_a_stop_during_the_landing_says_so(monkeypatch, tmp_path):
     """Ctrl-C while the suites are checked and landed (`python -m evalhouse suite land`, a process of its own): a
-    message, exit 130, dbt never starts."""
-    import sys
-
+    message naming the signal, exit 130, dbt never starts."""
     from typer.testing import CliRunner
 
     from evalhouse.cli import app, suites
@@ -144,16 +142,13 @@ def test_a_stop_during_the_landing_says_so(monkeypatch, tmp_path):
     monkeypatch.setattr(suites, "_run_forwarding_stop", run)
     res = CliRunner().invoke(app, ["build"])
     assert res.exit_code == 130 and len(started) == 1
-    assert "stopped while checking and landing the suites; nothing built or published" in res.output
+    assert "stopped while checking and landing the suites (signal 2: a stop, or the system ending it, e.g. out of " \
+           "memory); nothing built or published" in res.output
 
 
 def test_the_landing_runs_in_a_process_of_its_own(tmp_path):
     """`python -m evalhouse suite land` is the command `evalhouse build` runs (the memory of a large landing is
     returned when it ends): on a suite with a problem it reports it, names the file, and exits 1."""
-    import os
-    import subprocess
-    import sys
-
     suite = tmp_path / "suites" / "broken"
     suite.mkdir(parents=True)
     (suite / "suite.yml").write_text("title: [unclosed\n")
@@ -165,3 +160,22 @@ def test_the_landing_runs_in_a_process_of_its_own(tmp_path):
     assert res.returncode == 1, res.stdout + res.stderr
     assert "suites/broken/suite.yml" in res.stderr and "suite check failed; nothing built or published" in res.stderr
     assert not (tmp_path / "landing" / "_fingerprint.txt").exists()
+
+
+def test_the_landing_names_files_under_the_project_from_any_folder(tmp_path):
+    """`suite land` started from the project's parent folder (as `evalhouse build` run from there starts it) lands
+    each row's source_file as the path under the project: before, as `proj/suites/...`, and the next build from the
+    project kept those names (the fingerprint does not depend on the folder)."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    project = tmp_path / "proj"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "suites" / "example_qa", project / "suites" / "example_qa")
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR="proj", EVALHOUSE_LANDING_DIR="proj/landing")
+    res = subprocess.run([sys.executable, "-P", "-m", "evalhouse", "suite", "land"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    for table in ("items", "responses", "ratings"):
+        names = set(pq.read_table(project / "landing" / f"{table}.parquet").column("source_file").to_pylist())
+        assert names == {f"suites/example_qa/{table}.csv"}, (table, names)

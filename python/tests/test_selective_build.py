@@ -337,27 +337,41 @@ def test_a_store_rating_of_another_suites_response_stops_the_build(project):
             in res.stderr), res.stderr[-4000:]
 
 
-def test_a_store_rating_of_an_unknown_response_builds_with_a_warning(project):
-    """A store file copied by hand rating a response no suite has (import-ratings would refuse it): the build passes,
-    the rating is kept in fct_ratings with response_known false, and the build prints the rows of the warning test
-    assert_store_ratings_of_known_responses (file, row, suite, response, rater)."""
+def test_store_ratings_that_cannot_count_build_with_a_warning(project):
+    """A store file copied by hand (import-ratings would refuse its rows) rating a response no suite has, and a known
+    response on a criterion the rubric does not have and with a score that is no number: the build passes, the
+    ratings stay in fct_ratings unscored, and the build prints the rows of the warning test
+    assert_store_ratings_can_count (file, row, suite, response, rater, rubric, criterion, score, problem)."""
     dst, _ = project
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        rid = con.execute("select min(response_id) from int_responses where suite = 'larkfield'").fetchone()[0]
     res, failed = _build_with_a_hand_copied_store_file(
         dst, "20270104T000000Z_by_hand.csv",
-        "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at\n"
-        "larkfield,no_such_reply,hand,human,correctness,1,larkfield_support,2,2027-01-04T00:00:00\n")
+        "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row\n"
+        "larkfield,no_such_reply,hand,human,correctness,1,larkfield_support,2,2027-01-04T00:00:00,1\n"
+        f"larkfield,{rid},hand,human,correctnes,1,larkfield_support,2,2027-01-04T00:00:00,2\n"
+        f"larkfield,{rid},hand,human,correctness,x,larkfield_support,2,2027-01-04T00:00:00,3\n")
     assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
     assert failed == [], res.stdout[-4000:]
-    assert re.search(r"Warning in test assert_store_ratings_of_known_responses .*\n.*Got 1 result", res.stdout), \
+    assert re.search(r"Warning in test assert_store_ratings_can_count .*\n.*Got 3 results", res.stdout), \
         res.stdout[-4000:]
-    assert ("assert_store_ratings_of_known_responses: its warning rows:\n  source_file=data/ratings/larkfield/"
-            "20270104T000000Z_by_hand.csv; source_row=1; suite=larkfield; response_id=no_such_reply; rater_id=hand\n"
-            in res.stderr), res.stderr[-4000:]
+    where = "source_file=data/ratings/larkfield/20270104T000000Z_by_hand.csv"
+    assert (f"assert_store_ratings_can_count: its warning rows:\n"
+            f"  {where}; source_row=1; suite=larkfield; response_id=no_such_reply; rater_id=hand; "
+            "rubric_id=larkfield_support; rubric_version=2; criterion=correctness; score=1; problem=unknown response\n"
+            f"  {where}; source_row=2; suite=larkfield; response_id={rid}; rater_id=hand; rubric_id=larkfield_support; "
+            "rubric_version=2; criterion=correctnes; score=1; problem=unknown_criterion\n"
+            f"  {where}; source_row=3; suite=larkfield; response_id={rid}; rater_id=hand; rubric_id=larkfield_support; "
+            "rubric_version=2; criterion=correctness; score=x; problem=not_a_number\n") in res.stderr, \
+        res.stderr[-4000:]
     with duckdb.connect(str(_db(dst)), read_only=True) as con:
         assert con.execute("select response_known, score, item_id from fct_ratings where response_id = "
                            "'no_such_reply'").fetchall() == [(False, 1, None)]
         assert con.execute("select count(*) from int_effective_scores where response_id = 'no_such_reply'"
                            ).fetchone() == (0,)
+        assert con.execute("select criterion, score, score_problem from fct_ratings where rater_id = 'hand' and "
+                           "response_known order by source_row").fetchall() == [
+            ("correctnes", None, "unknown_criterion"), ("correctness", None, "not_a_number")]
 
 
 def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):

@@ -21,13 +21,15 @@ def _bad_store(root: Path) -> Path:
     (root / "suites" / "s1").mkdir(parents=True)
     (root / "suites" / "s1" / "suite.yml").write_text("rubrics: {}\n")
     (store / "s1" / "a_old.csv").write_text(OLD_HEADER + "\ns1,r1,,,ann,human,c1,2,,rb,1,false,2026-01-01,1\n")
-    (store / "s1" / "b_typo.csv").write_text("suite,response_id,rater_id,criterion,scores\ns1,r1,ann,c1,2\n")
+    (store / "s1" / "b_typo.csv").write_text("suite,response_id,rater_id,criterion,scores,rubric_id,rubric_version\n"
+                                             "s1,r1,ann,c1,2,rb,1\n")
     (store / "s1" / "c_empty.csv").write_text("")
-    (store / "s1" / "d_bom.csv").write_bytes("\ufeffsuite,response_id,criterion,score\ns1,r1,c1,2\n".encode())
+    (store / "s1" / "d_bom.csv").write_bytes("\ufeffsuite,response_id,criterion,score,rubric_id,rubric_version\n"
+                                                "s1,r1,c1,2,rb,1\n".encode())
     (store / "s1" / "e_latin1.csv").write_bytes("response_id,rater_id,criterion,score,reason\nr1,ann,c1,2,tr\xe8s\n"
                                                 .encode("latin-1"))
-    (store / "s1" / "f_twice.csv").write_text("suite,response_id,rater_id,criterion,score,reason,reason\n"
-                                              "s1,r1,ann,c1,2,a,b\n")
+    (store / "s1" / "f_twice.csv").write_text("suite,response_id,rater_id,criterion,score,reason,reason,rubric_id,"
+                                              "rubric_version\ns1,r1,ann,c1,2,a,b,rb,1\n")
     (store / "s1" / "g_upper.CSV").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
     (store / "s1" / "sub").mkdir()
     (store / "s1" / "sub" / "h.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n")
@@ -74,13 +76,15 @@ def test_a_store_file_outside_its_suite(tmp_path):
     (store / "_drafts" / "a.csv").write_text("suite,response_id,rater_id,criterion,score\n_drafts,r1,ann,c1,2\n")
     (store / "phantom").mkdir()
     (store / "phantom" / "a.csv").write_text("suite,response_id,rater_id,criterion,score\nphantom,r1,ann,c1,2\n")
-    (store / "s1" / "ok.csv").write_text('suite,response_id,rater_id,criterion,score,reason\ns1,r1,ann,c1,2,"two\n'
-                                         'lines"\ns1,r2,ann,c1,1,\n')
-    (store / "s1" / "no_suite_column.csv").write_text("response_id,rater_id,criterion,score\nr1,ann,c1,2\n"
-                                                      "r2,../x,c1,2\nr3,judge:org/m-7b,c1,1\nr4, ,c1,1\n")
+    (store / "s1" / "ok.csv").write_text('suite,response_id,rater_id,criterion,score,reason,rubric_id,rubric_version\n'
+                                         's1,r1,ann,c1,2,"two\nlines",rb,1\ns1,r2,ann,c1,1,,rb,1\n')
+    (store / "s1" / "no_suite_column.csv").write_text("response_id,rater_id,criterion,score,rubric_id,rubric_version\n"
+                                                      "r1,ann,c1,2,rb,1\nr2,../x,c1,2,rb,1\n"
+                                                      "r3,judge:org/m-7b,c1,1,rb,1\nr4, ,c1,1,rb,1\n")
     (store / "s1" / "other.csv").write_text(
-        "\ufeffsuite,response_id,rater_id,criterion,score,reason\n"
-        's1,r1,ann,c1,2,"a\nb"\ns2,r1,ann,c1,2,\n,r2,ann,c1,2,\n s1,r3,ann,c1,2,\n' + "s2,r9,ann,c1,2,\n" * 7)
+        "\ufeffsuite,response_id,rater_id,criterion,score,reason,rubric_id,rubric_version\n"
+        's1,r1,ann,c1,2,"a\nb",rb,1\ns2,r1,ann,c1,2,,rb,1\n,r2,ann,c1,2,,rb,1\n s1,r3,ann,c1,2,,rb,1\n'
+        + "s2,r9,ann,c1,2,,rb,1\n" * 7)
     problems = store_file_problems(store)
     assert [p.split(": ")[0] for p in problems] == [
         "data/ratings/_drafts/a.csv:-:-",      # only the column list _schema/000_header.csv is no suite's
@@ -150,3 +154,27 @@ def test_build_stops_on_a_bad_store_file_before_anything(monkeypatch, tmp_path):
     assert "error: data/ratings/s1/b_typo.csv:1:scores: not a column of the ratings store" in res.output
     assert "error: 9 problem(s) in the ratings store's files; nothing built or published" in res.output
     assert not (tmp_path / "build").exists() and not (tmp_path / "published").exists()  # no lock, nothing landed
+
+
+def test_a_store_file_without_its_rubric(tmp_path):
+    """import-ratings writes every rating's rubric_id and rubric_version: a hand-copied file without them (or with
+    one empty, or a version that is no whole number) stops the build before dbt, naming file, row and column. Such
+    a row was kept unscored, and an empty rubric_id failed the build at a reliability mart's not_null test."""
+    store = tmp_path / "data" / "ratings"
+    (tmp_path / "suites" / "s1").mkdir(parents=True)
+    (tmp_path / "suites" / "s1" / "suite.yml").write_text("rubrics: {}\n")
+    (store / "s1").mkdir(parents=True)
+    (store / "s1" / "a_no_rubric.csv").write_text("suite,response_id,rater_id,criterion,score\ns1,r1,ann,c1,2\n")
+    (store / "s1" / "b_values.csv").write_text("suite,response_id,rater_id,criterion,score,rubric_id,rubric_version\n"
+                                               "s1,r1,ann,c1,2,rb,1\ns1,r2,ann,c1,2, ,1\ns1,r3,ann,c1,2,rb,\n"
+                                               "s1,r4,ann,c1,2,rb,v2\ns1,r5,ann,c1,2,rb, 2 \n")
+    problems = store_file_problems(store)
+    assert [p.split(": ", 1)[0] for p in problems] == [
+        "data/ratings/s1/a_no_rubric.csv:1:rubric_id", "data/ratings/s1/a_no_rubric.csv:1:rubric_version",
+        "data/ratings/s1/b_values.csv:3:rubric_id", "data/ratings/s1/b_values.csv:4:rubric_version",
+        "data/ratings/s1/b_values.csv:5:rubric_version"]
+    assert problems[0].endswith("required column missing")
+    assert problems[2].startswith("data/ratings/s1/b_values.csv:3:rubric_id: empty rubric_id (' '; store files are "
+                                  "written by `evalhouse import-ratings`")
+    assert problems[4].startswith("data/ratings/s1/b_values.csv:5:rubric_version: rubric_version is not a whole "
+                                  "number ('v2'; ")

@@ -56,6 +56,7 @@ def register(app: typer.Typer) -> None:
         """Check every suite, then write the landing Parquet files dbt reads (nothing is written on a problem)."""
         from evalhouse.suites.land import landing_dir, suites_fingerprint
 
+        _enter_project_dir()
         n_suites, counts = _check_and_land(suites_fingerprint())
         typer.echo(f"landed {n_suites} suite(s) in {landing_dir()}: "
                    + ", ".join(f"{k} {v}" for k, v in counts.items()))
@@ -133,6 +134,23 @@ def register_build(app: typer.Typer) -> None:
         except BuildRunning as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
+
+
+def _enter_project_dir() -> None:
+    """Make the project folder the current folder (for `suite land`): a landed ``source_file`` and each problem's file
+    are then the path under the project, whichever folder the command was started from (from the project's parent,
+    the landing named every file ``<project>/suites/...``, and the next build kept those names). The variables that
+    name folders are made absolute first, so that they keep naming the same ones."""
+    import os
+
+    from evalhouse import paths
+    from evalhouse.suites.land import landing_dir
+
+    if os.environ.get("EVALHOUSE_LANDING_DIR"):
+        os.environ["EVALHOUSE_LANDING_DIR"] = str(landing_dir())
+    project = paths.project_dir()
+    os.environ["EVALHOUSE_PROJECT_DIR"] = str(project)
+    os.chdir(project)
 
 
 def _check_and_land(fingerprint: str) -> tuple[int, dict[str, int]]:
@@ -339,8 +357,9 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
         # imported instead).
         code = _run_forwarding_stop([sys.executable, "-P", "-m", "evalhouse", "suite", "land"])
         if code > 128:  # the fingerprint is written last: the next build checks and lands again
-            typer.echo("error: stopped while checking and landing the suites; nothing built or published (the "
-                       "published warehouse is unchanged; the next build lands the suites again)", err=True)
+            typer.echo(f"error: stopped while checking and landing the suites (signal {code - 128}: a stop, or the "
+                       "system ending it, e.g. out of memory); nothing built or published (the published warehouse "
+                       "is unchanged; the next build lands the suites again)", err=True)
             raise typer.Exit(code)
         if code != 0:
             raise typer.Exit(code)

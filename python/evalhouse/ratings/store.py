@@ -340,7 +340,7 @@ def rater_kind_conflict(suite: str, rater_id: str, kind: str, con=None, store_di
 
 
 # columns every store file must have (files written by older versions lack the judge and reported columns)
-STORE_REQUIRED_COLUMNS = ("suite", "response_id", "rater_id", "criterion", "score")
+STORE_REQUIRED_COLUMNS = ("suite", "response_id", "rater_id", "criterion", "score", "rubric_id", "rubric_version")
 
 
 def store_file_problems(store_dir: Path | None = None, suites_dir: Path | None = None) -> list[str]:
@@ -447,7 +447,7 @@ def _value_problems(name: str, data: bytes, folder: str, header: list[str], show
     import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
-    columns = [c for c in ("suite", "rater_id") if header.count(c) == 1]
+    columns = [c for c in ("suite", "rater_id", "rubric_id", "rubric_version") if header.count(c) == 1]
     if not columns:
         return []
     try:
@@ -477,6 +477,17 @@ def _value_problems(name: str, data: bytes, folder: str, header: list[str], show
         out += [f"{name}:{i + 2}:rater_id: {bad[raters[i].as_py()]} ({how})" for i in wrong[:shown]]
         if len(wrong) > shown:
             out.append(f"{name}:-:rater_id: {len(wrong) - shown} more row(s) whose rater_id is not a rater id")
+    # an import always writes both (a missing one made every rating of the row unscored, and an empty rubric_id
+    # failed the build at a reliability mart's test that named neither the file nor the column)
+    for col, pattern, what in (("rubric_id", r".*\S.*", "empty rubric_id"),
+                               ("rubric_version", r"\s*[0-9]+\s*", "rubric_version is not a whole number")):
+        if col not in columns:
+            continue
+        values = table.column(col).combine_chunks()
+        wrong = pc.indices_nonzero(pc.invert(pc.match_substring_regex(values, f"^(?:{pattern})$"))).to_pylist()
+        out += [f"{name}:{i + 2}:{col}: {what} ({values[i].as_py()!r}; {how})" for i in wrong[:shown]]
+        if len(wrong) > shown:
+            out.append(f"{name}:-:{col}: {len(wrong) - shown} more row(s) with {what}")
     return out
 
 
