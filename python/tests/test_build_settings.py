@@ -133,7 +133,7 @@ def test_a_stop_during_the_landing_says_so(monkeypatch, tmp_path):
 
     def run(cmd, **kwargs):
         started.append(cmd)
-        if cmd != [sys.executable, "-P", "-m", "evalhouse", "suite", "land"]:
+        if cmd != [sys.executable, "-P", "-m", "evalhouse", "suite", "land", "--in-build"]:
             pytest.fail(f"dbt started: {cmd}")
         return 130  # as _run_forwarding_stop returns when a SIGINT stopped the landing
 
@@ -179,3 +179,22 @@ def test_the_landing_names_files_under_the_project_from_any_folder(tmp_path):
     for table in ("items", "responses", "ratings"):
         names = set(pq.read_table(project / "landing" / f"{table}.parquet").column("source_file").to_pylist())
         assert names == {f"suites/example_qa/{table}.csv"}, (table, names)
+
+
+def test_suite_land_waits_for_no_build(tmp_path):
+    """`evalhouse suite land` takes the build lock: while a build holds it, it lands nothing and says so (a build
+    running meanwhile would read a landing half written); `evalhouse build` runs it with --in-build."""
+    from evalhouse.warehouse.buildlock import build_lock
+
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(tmp_path), EVALHOUSE_LANDING_DIR=str(tmp_path / "landing"),
+               EVALHOUSE_DB=str(tmp_path / "build" / "evalhouse.duckdb"))
+    (tmp_path / "suites").mkdir()
+    with build_lock(tmp_path / "build" / "build.lock"):
+        res = subprocess.run([sys.executable, "-P", "-m", "evalhouse", "suite", "land"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True)
+    assert res.returncode == 1
+    assert "error: another build is running (pid " in res.stderr and "; nothing landed" in res.stderr
+    assert not (tmp_path / "landing").exists()
+    res = subprocess.run([sys.executable, "-P", "-m", "evalhouse", "suite", "land"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True)
+    assert res.returncode == 0 and "landed 0 suite(s)" in res.stdout, res.stdout + res.stderr

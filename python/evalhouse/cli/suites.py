@@ -52,12 +52,24 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"{len(suites)} suite(s) OK: {', '.join(s.name for s in suites)}")
 
     @suite_app.command("land")
-    def land_cmd() -> None:
-        """Check every suite, then write the landing Parquet files dbt reads (nothing is written on a problem)."""
-        from evalhouse.suites.land import landing_dir, suites_fingerprint
+    def land_cmd(in_build: bool = typer.Option(False, "--in-build", hidden=True,
+                                               help="run by `evalhouse build`, which holds the build lock")) -> None:
+        """Check every suite, then write the landing Parquet files dbt reads (nothing is written on a problem).
+        Holds the build lock: a build running meanwhile would read a landing half written."""
+        from contextlib import nullcontext
 
-        _enter_project_dir()
-        n_suites, counts = _check_and_land(suites_fingerprint())
+        from evalhouse import paths
+        from evalhouse.suites.land import landing_dir, suites_fingerprint
+        from evalhouse.warehouse.buildlock import BuildRunning, build_lock
+
+        lock = nullcontext() if in_build else build_lock(paths.build_db().parent / "build.lock")
+        try:
+            with lock:
+                _enter_project_dir()
+                n_suites, counts = _check_and_land(suites_fingerprint())
+        except BuildRunning as exc:
+            typer.echo(f"error: {exc}; nothing landed", err=True)
+            raise typer.Exit(1) from None
         typer.echo(f"landed {n_suites} suite(s) in {landing_dir()}: "
                    + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
@@ -355,7 +367,7 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
         # after they end (2.7 GB at a million replies), and dbt's build ran beside it. It reports any problem itself.
         # -P: the folder the build was started from is not searched first (a folder named evalhouse there would be
         # imported instead).
-        code = _run_forwarding_stop([sys.executable, "-P", "-m", "evalhouse", "suite", "land"])
+        code = _run_forwarding_stop([sys.executable, "-P", "-m", "evalhouse", "suite", "land", "--in-build"])
         if code > 128:  # the fingerprint is written last: the next build checks and lands again
             typer.echo(f"error: stopped while checking and landing the suites (signal {code - 128}: a stop, or the "
                        "system ending it, e.g. out of memory); nothing built or published (the published warehouse "
