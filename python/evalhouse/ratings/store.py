@@ -439,8 +439,9 @@ def _column_list_problems(name: str, text: str, header: list[str], how: str) -> 
 
 def _value_problems(name: str, data: bytes, folder: str, header: list[str], shown: int = 5) -> list[str]:
     """``file:row:column:`` problems for the rows of a store file (its bytes, UTF-8 with a header) whose suite is
-    empty or not ``folder``, or whose rater_id is not a rater id (``rater_id_problem``; a rater id becomes a file
-    name part and an app label): per column the first ``shown``, then one line counting the rest. Only these
+    empty or not ``folder``, whose rater_id is not a rater id (``rater_id_problem``; a rater id becomes a file
+    name part and an app label), whose rubric_id is empty or whose rubric_version is not a whole number: per column
+    the first ``shown``, then one line counting the rest. Only these
     columns are parsed, those the header names once (Arrow's CSV reader: quoted newlines and a BOM are read as dbt
     reads them)."""
     import pyarrow as pa
@@ -484,7 +485,7 @@ def _value_problems(name: str, data: bytes, folder: str, header: list[str], show
         if col not in columns:
             continue
         values = table.column(col).combine_chunks()
-        wrong = pc.indices_nonzero(pc.invert(pc.match_substring_regex(values, f"^(?:{pattern})$"))).to_pylist()
+        wrong = pc.indices_nonzero(pc.invert(pc.match_substring_regex(values, f"^(?s:{pattern})$"))).to_pylist()
         out += [f"{name}:{i + 2}:{col}: {what} ({values[i].as_py()!r}; {how})" for i in wrong[:shown]]
         if len(wrong) > shown:
             out.append(f"{name}:-:{col}: {len(wrong) - shown} more row(s) with {what}")
