@@ -100,14 +100,18 @@ def _typed_scores_sql(view: str) -> str:
 _CONFIG = re.compile(r"""\{\{\s*config\((?:[^"']|"[^"]*"|'[^']*')*?\)\s*\}\}""")
 
 
+# a "-- depends_on: {{ ref(...) }}" line: an order of dbt's build (the chain's large queries one at a time), no SQL
+_DEPENDS_ON = re.compile(r"^--\s*depends_on:.*$", re.MULTILINE)
+
+
 def _render(name: str, refs: dict[str, str]) -> str:
-    """The SQL of model ``name`` (models/intermediate/reliability/) with its config() removed, each ref() in
-    ``refs`` replaced and affected_responses(...) and affected_suites(...) (macros/rating_chain.sql) true: the SQL
-    of a full build."""
+    """The SQL of model ``name`` (models/intermediate/reliability/) with its config() and depends_on lines removed,
+    each ref() in ``refs`` replaced and affected_responses(...) and affected_suites(...) (macros/rating_chain.sql)
+    true: the SQL of a full build."""
     from evalhouse import paths
 
     path = paths.project_dir() / "models" / "intermediate" / "reliability" / f"{name}.sql"
-    sql = _CONFIG.sub("", path.read_text(encoding="utf-8"))
+    sql = _DEPENDS_ON.sub("", _CONFIG.sub("", path.read_text(encoding="utf-8")))
     for model, source in refs.items():
         sql = re.sub(r"\{\{\s*ref\('" + model + r"'\)\s*\}\}", lambda _m, s=source: s, sql)
     sql = re.sub(r"\{\{\s*affected_(?:responses|suites)\([^)]*\)\s*\}\}", "true", sql)
