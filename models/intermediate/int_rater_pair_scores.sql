@@ -7,7 +7,10 @@
 -- Built after int_reliability_scores, though it reads nothing of it (the depends_on line below is the only link), and
 -- before int_reliability_units: the chain's large queries run one at a time (see int_reliability_scores). Side by
 -- side, this one and int_reliability_units ran out of memory under EVALHOUSE_MEMORY_LIMIT=2.5GB at a million replies.
+-- On DuckDB only: the reliability models are not built on Spark.
+{% if target.type == 'duckdb' -%}
 -- depends_on: {{ ref('int_reliability_scores') }}
+{% endif -%}
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 -- only the columns used: each CTE is read more than once, and DuckDB keeps such a CTE with every column it selects
