@@ -294,6 +294,12 @@ def _build_with_a_hand_copied_store_file(dst: Path, name: str, text: str) -> tup
     return res, failed
 
 
+def _first_response(dst: Path, suite: str) -> str:
+    """The suite's first response id in the copied build."""
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        return con.execute("select min(response_id) from int_responses where suite = ?", [suite]).fetchone()[0]
+
+
 def test_a_rater_with_two_kinds_stops_the_build_at_its_own_test(project):
     """A store file copied in by hand (import-ratings would refuse it) that makes the course team a judge: the build
     fails at assert_one_kind_per_rater, which names the rater, its kinds and files, before the rating marts (whose
@@ -323,8 +329,7 @@ def test_a_store_rating_of_another_suites_response_stops_the_build(project):
     passes), rating a HANNA response: the build fails at assert_store_ratings_in_their_response_suite, which names
     the file, row and both suites, instead of changing HANNA's marts under larkfield's name."""
     dst, _ = project
-    with duckdb.connect(str(_db(dst)), read_only=True) as con:
-        rid = con.execute("select min(response_id) from int_responses where suite = 'hanna'").fetchone()[0]
+    rid = _first_response(dst, "hanna")
     res, failed = _build_with_a_hand_copied_store_file(
         dst, "20270103T000000Z_by_hand.csv",
         "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row\n"
@@ -343,8 +348,7 @@ def test_store_ratings_that_cannot_count_build_with_a_warning(project):
     ratings stay in fct_ratings unscored, and the build prints the rows of the warning test
     assert_store_ratings_can_count (file, row, suite, response, rater, rubric, criterion, score, problem)."""
     dst, _ = project
-    with duckdb.connect(str(_db(dst)), read_only=True) as con:
-        rid = con.execute("select min(response_id) from int_responses where suite = 'larkfield'").fetchone()[0]
+    rid = _first_response(dst, "larkfield")
     res, failed = _build_with_a_hand_copied_store_file(
         dst, "20270104T000000Z_by_hand.csv",
         "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row\n"
