@@ -23,17 +23,17 @@
   database instance's, so it holds for every thread's connection of the run. Unset: DuckDB's own default (80 % of
   the machine's memory). What DuckDB cannot keep within the limit it spills to a temporary folder beside the
   database file; Python models' own memory is outside the limit. evalhouse build checks the value before dbt runs;
-  here a negative size (DuckDB's "no limit") stops the run with a compiler error naming the variable.
+  here a value starting with '-' (DuckDB's "no limit", -0 included) stops the run with a compiler error naming the
+  variable.
   DuckDB only; elsewhere (and when unset) a no-op `select 1`.
 -#}
 {% macro apply_memory_limit() %}
   {%- set limit = env_var('EVALHOUSE_MEMORY_LIMIT', '') | trim -%}
   {%- if execute and target.type == 'duckdb' and limit -%}
     {%- if limit.startswith('-') -%}
-      {{ exceptions.raise_compiler_error("EVALHOUSE_MEMORY_LIMIT=" ~ limit ~ ": a negative size (DuckDB would take it"
-                                         ~ " for no limit at all); unset the variable for DuckDB's default") }}
+      {{ exceptions.raise_compiler_error("EVALHOUSE_MEMORY_LIMIT=" ~ limit ~ ": a size starting with '-' (DuckDB would"
+                                         ~ " take it for no limit at all); unset the variable for DuckDB's default") }}
     {%- endif -%}
-    {{ log("setting DuckDB memory_limit from EVALHOUSE_MEMORY_LIMIT=" ~ limit, info=True) }}
     {%- do run_query("set memory_limit = '" ~ limit | replace("'", "''") ~ "'") -%}
     {%- set applied = run_query("select current_setting('memory_limit')").columns[0].values()[0] -%}
     {{ log("DuckDB memory_limit: " ~ applied ~ " (EVALHOUSE_MEMORY_LIMIT=" ~ limit ~ ")", info=True) }}

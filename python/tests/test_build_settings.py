@@ -29,7 +29,8 @@ def test_memory_limit_as_duckdb_reports_it(monkeypatch, raw, expected):
 @pytest.mark.parametrize(("raw", "duckdb_says"), [("80%", "Unknown unit for memory: '%'"),
                                                    ("3000000000", "Unknown unit for memory: ''"),
                                                    ("0GB", "too small, DuckDB cannot run a query within it"),
-                                                   (" -1GB", "not a negative one"),
+                                                   (" -1GB", "not one starting with '-'"),
+                                                   ("-0", "not one starting with '-'"),
                                                    ("3'GB", "Unknown unit for memory")])
 def test_memory_limit_rejects_what_duckdb_refuses_naming_the_variable(monkeypatch, raw, duckdb_says):
     monkeypatch.setenv("EVALHOUSE_MEMORY_LIMIT", raw)
@@ -82,6 +83,7 @@ def test_the_hook_sets_the_limit_for_every_model_of_the_run(tmp_path):
     res = subprocess.run([str(BIN / "dbt"), "run", *select], cwd=dst, env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout[-3000:]
     assert "DuckDB memory_limit: 1.3 GiB (EVALHOUSE_MEMORY_LIMIT=1500MB)" in res.stdout
+    assert res.stdout.count("EVALHOUSE_MEMORY_LIMIT=1500MB") == 1  # logged once, as DuckDB applied it
     with duckdb.connect(env["EVALHOUSE_DB"], read_only=True) as con:
         assert con.execute("select * from zz_memory_limit_a union all select * from zz_memory_limit_b").fetchall() \
             == [("1.3 GiB",), ("1.3 GiB",)]

@@ -125,22 +125,22 @@ def test_a_rating_repeating_one_in_the_suites_own_files_needs_correction(project
     assert landing_is_current(suites_fingerprint(dst / "suites"), dst / "warehouse/build/landing")
     store = dst / "data/ratings/example_qa"
     before = sorted(p.name for p in store.iterdir()) if store.is_dir() else []
-    again = write_rows(tmp_path / "again.csv", [
-        {"suite": "example_qa", "item_id": "q1", "system_id": "model_b", "rater_id": "zoe", "criterion": "correctness",
-         "score": "1"},
-        {"suite": "example_qa", "item_id": "q2", "system_id": "model_b", "rater_id": "ana", "criterion": "correctness",
-         "score": "2"}])
+
+    def zoe_and_ana(name, zoe_score):
+        """zoe's rating of q1 / model_b (new) and ana's 2 for q2 / model_b (a duplicate of her suite rating)"""
+        rows = [("q1", "zoe", zoe_score), ("q2", "ana", "2")]
+        return write_rows(tmp_path / name, [
+            {"suite": "example_qa", "item_id": item, "system_id": "model_b", "rater_id": rater,
+             "criterion": "correctness", "score": score} for item, rater, score in rows])
+
+    again = zoe_and_ana("again.csv", "1")
     res = run("evalhouse", "import-ratings", str(again), check=False)
     assert res.returncode == 1, res.stdout + res.stderr
     assert (f"{again}:3:criterion: duplicate rating: already in the suite's own ratings at "
             "suites/example_qa/ratings.csv row 11 (to correct it, import with --correction)") in res.stderr, res.stderr
     assert f"{again}:2:" not in res.stderr, res.stderr  # zoe's row is fine
     # reported with the file's other problems, not only once they are fixed
-    both = write_rows(tmp_path / "both.csv", [
-        {"suite": "example_qa", "item_id": "q1", "system_id": "model_b", "rater_id": "zoe", "criterion": "correctness",
-         "score": "9"},
-        {"suite": "example_qa", "item_id": "q2", "system_id": "model_b", "rater_id": "ana", "criterion": "correctness",
-         "score": "2"}])
+    both = zoe_and_ana("both.csv", "9")
     res = run("evalhouse", "import-ratings", str(both), check=False)
     assert res.returncode == 1 and f"{both}:2:score: 9 is outside correctness's scale 0-2" in res.stderr, res.stderr
     assert f"{both}:3:criterion: duplicate rating: already in the suite's own ratings at " in res.stderr, res.stderr

@@ -139,7 +139,7 @@ def register_build(app: typer.Typer) -> None:
                 typer.echo(f"error: {problem}", err=True)
             typer.echo(f"error: {len(store_problems)} problem(s) in the ratings store's files; nothing built or "
                        "published", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(1)  # a problem in the data, as a suite problem is
         try:
             with build_lock(paths.build_db().parent / "build.lock"):
                 _build(ctx.args, publish, all_nodes)

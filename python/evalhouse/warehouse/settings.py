@@ -11,15 +11,16 @@ def memory_limit() -> str | None:
     or blank (DuckDB's default: 80 % of the machine's memory). The on-run-start hook apply_memory_limit
     (macros/maintenance.sql) sets it for the build. DuckDB itself parses the value, in a throw-away in-memory
     database, so what passes here is what the hook will set. Raises ValueError naming the variable when DuckDB
-    refuses the value (``80%``, ``3000000000`` without a unit), for a negative size (DuckDB would take it for no
-    limit at all) and for a size DuckDB cannot run a query within (``0GB``, ``3KB``). A size that passes can still
+    refuses the value (``80%``, ``3000000000`` without a unit), for a value starting with ``-`` (DuckDB takes
+    ``-1GB`` and even ``-0`` for no limit at all) and for a size DuckDB cannot run a query within (``0GB``, ``3KB``). A size that passes can still
     be too small for a build: DuckDB then fails the build's models with an Out of Memory Error."""
     raw = os.environ.get("EVALHOUSE_MEMORY_LIMIT")
     if raw is None or raw.strip() == "":
         return None
     expected = f"EVALHOUSE_MEMORY_LIMIT={raw!r}: expected a DuckDB memory size such as 3GB or 2500MiB"
-    if raw.strip().startswith("-"):  # DuckDB takes a negative size for no limit at all
-        raise ValueError(f"{expected}, not a negative one (unset the variable for DuckDB's default)")
+    if raw.strip().startswith("-"):  # DuckDB takes any size with a minus sign, -0 too, for no limit at all
+        raise ValueError(f"{expected}, not one starting with '-' (DuckDB would take it for no limit at all; unset "
+                         "the variable for DuckDB's default)")
     import duckdb
 
     try:
