@@ -248,9 +248,13 @@ def _normalised(df: pd.DataFrame, table: str, column: str) -> pd.Series | pa.Arr
 
 def _text_array(values: pd.Series | pa.Array) -> pa.Array:
     """A text column as landed: '' is missing (NULL) and EMPTY a kept empty string; pa.string(). Arrow-backed
-    text is taken as it is (no Python object per value); anything else as ``str`` of each value."""
+    text is taken as it is (no Python object per value); Python strings (a GRADE pack's columns) by Arrow, None as
+    missing; anything else as ``str`` of each value."""
     if isinstance(values, pd.Series) and not isinstance(values.dtype, pd.StringDtype):
-        values = values.fillna("").astype(str)
+        try:  # 5M Python strings: 1 s, against 4 s through fillna and astype(str)
+            values = pa.array(values.to_numpy(dtype=object), type=pa.large_string(), from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # values that are not all strings
+            values = values.fillna("").astype(str)
     arr = pa.array(values, type=pa.large_string()) if not isinstance(values, (pa.Array, pa.ChunkedArray)) else values
     if len(arr) and arr.null_count == 0 and pc.max(pc.binary_length(arr)).as_py() == 0:
         return _nulls(len(arr))  # an absent column: every value missing
