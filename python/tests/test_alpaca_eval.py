@@ -201,3 +201,18 @@ def test_position_and_length_diagnostics(comparisons, capsys):
     with capsys.disabled():
         print("\n" + diag[["diagnostic", "subset", "estimate", "estimate_low", "estimate_high", "n",
                            "estimate_reason"]].to_string())
+
+
+def test_the_cli_imports_several_annotation_files_at_once(tmp_path, monkeypatch):
+    """The README's command passes a glob of annotation files; the command took one path and stopped at the second
+    ("Got unexpected extra argument", trial)."""
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    monkeypatch.setenv("EVALHOUSE_PROJECT_DIR", str(tmp_path))
+    two = [str(f) for f in _files()[:2]]
+    res = CliRunner().invoke(app, ["import-runs", "--from", "alpaca-eval", "--suite", "two_models", *two])
+    assert res.exit_code == 0, res.output
+    assert "1610 comparisons imported into suites/two_models" in res.output
+    assert len(list((tmp_path / "suites" / "two_models" / "comparisons").glob("*.csv"))) == 2

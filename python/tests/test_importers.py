@@ -189,8 +189,13 @@ def _corrupt_cases(tmp: Path):
     lines[4] = json.dumps(bad)
     misshapen = tmp / "misshapen.jsonl"
     misshapen.write_text("\n".join(lines) + "\n")
+    lines = PROMPTFOO_JSONL.read_text().splitlines()
+    copied = tmp / "copied.jsonl"  # a result twice (same id): it was stored as a third repetition (trial)
+    copied.write_text("\n".join([*lines, lines[3]]) + "\n")
     return [("promptfoo", trunc, "not valid JSON"), ("promptfoo", no_out, "result 8 (testIdx"),
             ("promptfoo", misshapen, "result 5 (testIdx"),
+            ("promptfoo", copied, f"result 49 (testIdx 3, 'q02'): the same result as result 4 (testIdx 3, 'q02') "
+                                  f"(id {json.loads(lines[3])['id']})"),
             ("promptfoo", future, "unknown promptfoo results version 99"),
             ("inspect", ins_no, f"sample id={json.loads(INSPECT_JSON.read_text())['samples'][3]['id']} epoch="),
             ("inspect", ins_future, "unknown inspect-ai log format version 7"),
@@ -482,3 +487,17 @@ def test_a_log_with_values_of_the_wrong_type_imports_or_is_rejected_never_crashe
             import_runs(tool, log, "arith", root=tmp_path / f"suites{seed}")
         except LogRejected as exc:
             assert str(log) in str(exc) or str(f) in str(exc), str(exc)
+
+
+def test_the_cli_imports_one_tool_log_at_a_time(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    monkeypatch.setenv("EVALHOUSE_PROJECT_DIR", str(tmp_path))
+    res = CliRunner().invoke(app, ["import-runs", "--from", "promptfoo", "--suite", "arith", str(PROMPTFOO_JSON),
+                                   str(PROMPTFOO_JSONL)])
+    assert res.exit_code == 2
+    assert (f"error: --from promptfoo imports one log at a time (2 given: {PROMPTFOO_JSON}, {PROMPTFOO_JSONL}); "
+            "run the command once per log; nothing was stored") in res.output
+    assert not (tmp_path / "suites").exists()

@@ -329,6 +329,27 @@ def test_bad_yaml_names_the_line(suite):
     assert len(got) == 1 and got[0].startswith("suites/team_qa/suite.yml:") and "not valid YAML" in got[0]
 
 
+@pytest.mark.parametrize("written", ["2026-02-30", '"2026-13-01"', "2026-11-02 10:00:00", '"20261102"'])
+def test_an_effective_from_that_is_no_date_names_its_line(suite, written):
+    # 2026-02-30 unquoted was a traceback of the YAML reader (check and build); "2026-13-01" passed the check and
+    # failed the build in dbt's cast, naming no file (trial)
+    edit(suite / "suite.yml", 'effective_from: "2026-11-02"', f"effective_from: {written}")
+    shown = written.strip('"')
+    assert messages(suite) == [f"suites/team_qa/suite.yml:31:rubrics.0.versions.0.effective_from: {shown!r} is not a "
+                               "date (YYYY-MM-DD, a day that exists)"]
+    from evalhouse.suites.land import suites_fingerprint
+
+    assert len(suites_fingerprint(suite.parent)) == 64  # `make build` reads every suite.yml for it, before the check
+    _, problems = check_all(suite.parent)
+    assert [p.column for p in problems] == ["rubrics.0.versions.0.effective_from"]
+
+
+def test_an_unquoted_date_is_read_as_the_text_written(suite):
+    edit(suite / "suite.yml", 'effective_from: "2026-11-02"', "effective_from: 2026-11-02")
+    data, problems = check_suite(suite)
+    assert problems == [] and data.spec["rubrics"][0]["versions"][0]["effective_from"] == "2026-11-02"
+
+
 def test_jsonl_and_parquet_files_read_like_csv(suite):
     import pandas as pd
 

@@ -9,8 +9,10 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command("import-runs")
     def import_runs_cmd(
-        path: Path = typer.Argument(..., help="The log: promptfoo results .json/.jsonl, inspect-ai .eval/.json, "
-                                    "lm-eval --output_path folder (or its results_*.json), OTLP JSON traces"),
+        logs: list[Path] = typer.Argument(..., metavar="LOG", help="The log: promptfoo results .json/.jsonl, "
+                                          "inspect-ai .eval/.json, lm-eval --output_path folder (or its "
+                                          "results_*.json), OTLP JSON traces; alpaca-eval: one or more "
+                                          "annotations.json (all or nothing)"),
         from_: str = typer.Option(..., "--from", help="promptfoo | inspect | lm-eval | otlp | alpaca-eval"),
         suite: str = typer.Option(..., "--suite", help="Suite folder under suites/ (created when new)"),
         run_label: str = typer.Option(None, "--run-label", help="Label of this run (default: from the log)"),
@@ -18,7 +20,8 @@ def register(app: typer.Typer) -> None:
         reference: Path = typer.Option(None, help="alpaca-eval: the baseline's model_outputs.json (item index)"),
         difficulty: Path = typer.Option(None, help="alpaca-eval: CSV index,instruction_difficulty (needs --reference)"),
     ) -> None:
-        """Import one tool log as new files of suites/SUITE (items, gold, responses, ratings; rubrics in suite.yml).
+        """Import one tool log (alpaca-eval: one or more annotation files) as new files of suites/SUITE (items,
+        gold, responses, ratings; rubrics in suite.yml).
 
         All or nothing: the rows are checked like `evalhouse suite check` before any file is stored. The same file
         twice adds nothing. Then `make build` scores it with everything else.
@@ -26,11 +29,17 @@ def register(app: typer.Typer) -> None:
         from evalhouse.importers import TOOLS, LogRejected, import_runs
 
         if from_ == "alpaca-eval":
-            _import_alpaca_eval(path, suite, system, reference, difficulty)
+            _import_alpaca_eval(logs, suite, system, reference, difficulty)
             return
         if from_ not in TOOLS:
             typer.echo(f"error: --from must be one of {', '.join(TOOLS)}, alpaca-eval, not {from_!r}", err=True)
             raise typer.Exit(2)
+        if len(logs) > 1:  # each log is one run with its own label: one import each
+            typer.echo(f"error: --from {from_} imports one log at a time ({len(logs)} given: {logs[0]}, {logs[1]}"
+                       f"{', ...' if len(logs) > 2 else ''}); run the command once per log; nothing was stored",
+                       err=True)
+            raise typer.Exit(2)
+        path = logs[0]
         try:
             res = import_runs(from_, path, suite, run_label=run_label)
         except LogRejected as exc:
@@ -49,7 +58,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"rubrics added to suite.yml: {', '.join(res.new_rubrics)}")
 
 
-def _import_alpaca_eval(path: Path, suite: str, system, reference, difficulty) -> None:
+def _import_alpaca_eval(files: list[Path], suite: str, system, reference, difficulty) -> None:
     """AlpacaEval annotations (pairwise judge preferences against a baseline) as comparisons of a suite folder."""
     from evalhouse import paths
     from evalhouse.importers.alpaca_eval import ImportError_, import_alpaca_eval
@@ -59,7 +68,7 @@ def _import_alpaca_eval(path: Path, suite: str, system, reference, difficulty) -
         typer.echo(f"error: suite {suite!r}: lower-case letters, digits and _, starting with a letter", err=True)
         raise typer.Exit(1)
     try:
-        res = import_alpaca_eval([path], paths.project_dir() / "suites" / suite, system=system,
+        res = import_alpaca_eval(files, paths.project_dir() / "suites" / suite, system=system,
                                  reference=reference, difficulty=difficulty)
     except (ImportError_, ValueError, KeyError) as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -127,7 +127,7 @@ def read_json_log(path: Path):
         with open(path, "rb") as fh:
             return json.loads(fh.read())
     except json.JSONDecodeError as exc:
-        raise LogRejected(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); is the "
+        raise LogRejected(f"{path}: not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno}); is the "
                           f"file truncated?") from None
     except UnicodeDecodeError as exc:
         raise LogRejected(f"{path}: not UTF-8 ({exc})") from None
@@ -362,7 +362,9 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
 
     # One rubric per scorer (kept when the suite already has it and the scale fits).
     spec_path = folder / "suite.yml"
-    spec = yaml.safe_load(spec_path.read_text(encoding="utf-8")) if spec_path.is_file() else None
+    from evalhouse.suites.check import load_suite_yaml
+
+    spec = load_suite_yaml(spec_path.read_text(encoding="utf-8")) if spec_path.is_file() else None
     created = spec is None
     spec = copy.deepcopy(spec) if spec else {
         "title": f"Imported runs: {suite}", "description": f"Runs imported with evalhouse import-runs "

@@ -55,8 +55,8 @@ def read(path: Path) -> RunLog:
     try:
         doc = json.loads(results_path.read_bytes())
     except json.JSONDecodeError as exc:
-        raise LogRejected(f"{results_path}: not valid JSON ({exc.msg} at line {exc.lineno}); is the file "
-                          f"truncated?") from None
+        raise LogRejected(f"{results_path}: not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno}); is "
+                          "the file truncated?") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), dict) or "config" not in doc:
         raise LogRejected(f"{results_path}: not an lm-eval results file (no 'results' and 'config')")
     config = doc.get("config") or {}
@@ -90,7 +90,7 @@ def read(path: Path) -> RunLog:
                 try:
                     s = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise LogRejected(f"{sample_file}:{n}: not valid JSON ({exc.msg}); is the file "
+                    raise LogRejected(f"{sample_file}:{n}: not valid JSON ({exc.msg}: column {exc.colno}); is the file "
                                       f"truncated?") from None
                 if not isinstance(s, dict):
                     raise LogRejected(f"{sample_file}: line {n}: a sample must be a JSON object")

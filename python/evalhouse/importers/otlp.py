@@ -60,8 +60,8 @@ def _documents(path: Path) -> list[dict]:
                 try:
                     docs.append(json.loads(line))
                 except json.JSONDecodeError as exc:
-                    raise LogRejected(f"{path}:{n}: not valid JSON ({exc.msg}); is the file truncated? "
-                                      f"(as one document: {whole.msg})") from None
+                    raise LogRejected(f"{path}:{n}: not valid JSON ({exc.msg}: column {exc.colno}); is the file "
+                                      f"truncated? (as one document: {whole.msg})") from None
         return docs
 
 

@@ -59,7 +59,8 @@ def read(path: Path) -> RunLog:
                 try:
                     results.append(json.loads(line))
                 except json.JSONDecodeError as exc:
-                    raise LogRejected(f"{path}:{n}: not valid JSON ({exc.msg}); is the file truncated?") from None
+                    raise LogRejected(f"{path}:{n}: not valid JSON ({exc.msg}: column {exc.colno}); is the file "
+                                      "truncated?") from None
         return _read_results(path, results, [_prompt_label(r) for r in results if isinstance(r, dict)], None, None,
                              None, {}, set())
     with open(path, "rb") as fh, _mapped(fh) as data:
@@ -168,10 +169,18 @@ def _read_results(path: Path, results, labels: list[str], version, eval_id, tool
     n_prompts = len(set(labels))
     replies, unknown = [], set(unknown_top)
     seen: dict[tuple, int] = {}
+    refs_by_id: dict[str, str] = {}  # promptfoo gives every result its own id (a repeat too)
     for k, r in enumerate(results):
         ref = _ref(r, k)
         if not isinstance(r, dict):
             raise LogRejected(f"{path}: {ref}: a result must be a JSON object")
+        rid = r.get("id")
+        if isinstance(rid, str) and rid:
+            if rid in refs_by_id:
+                raise LogRejected(f"{path}: {ref}: the same result as {refs_by_id[rid]} (id {rid}): each result "
+                                  "appears once in a promptfoo results file (was a result copied, or two files "
+                                  "joined?)")
+            refs_by_id[rid] = ref
         try:
             reply, extra = _reply(path, r, ref, n_prompts, seen)
         except LogRejected:
@@ -197,8 +206,10 @@ def _reply(path: Path, r: dict, ref: str, n_prompts: int, seen: dict[tuple, int]
         raise LogRejected(f"{path}: {ref}: no prompt.raw (the rendered prompt)")
     output = resp.get("output")
     if output is None:
+        # promptfoo's `error` holds a provider's error, or an assertion's failure reason: quoted as the field it is
         raise LogRejected(f"{path}: {ref}: no output (response.output missing"
-                          + (f"; error: {str(r.get('error'))[:200]}" if r.get("error") else "") + ")")
+                          + (f"; the result's error field: {str(r.get('error'))[:200]!r}" if r.get("error") else "")
+                          + ")")
     if not isinstance(output, str):
         output = json.dumps(output, ensure_ascii=False)
     provider = r.get("provider") or {}

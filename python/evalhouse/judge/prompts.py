@@ -157,7 +157,7 @@ def strict_json(text: str) -> dict:
     try:
         value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise VerdictError(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise VerdictError(f"not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno})") from None
     if not isinstance(value, dict):
         raise VerdictError(f"a JSON {type(value).__name__} where an object was asked for")
     return value

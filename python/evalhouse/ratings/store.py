@@ -222,7 +222,7 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
             try:
                 obj = _json_line(line)
             except json.JSONDecodeError as exc:
-                problems.append(f"{name}:{i}:-: not valid JSON ({exc.msg} at character {exc.colno})")
+                problems.append(f"{name}:{i}:-: not valid JSON ({exc.msg}: column {exc.colno})")
                 continue
             if not isinstance(obj, dict):
                 problems.append(f"{name}:{i}:-: each line must be a JSON object")

@@ -108,6 +108,22 @@ def _line(lines: dict[tuple, int], path) -> int:
     return lines.get(path, 1)
 
 
+class _SuiteYamlLoader(yaml.SafeLoader):
+    """YAML's safe loader without its timestamps: a date or time is the text written (an impossible date such as
+    2026-02-30, unquoted, is then a problem the check names with its line, not a ValueError of the YAML reader)."""
+
+
+_SuiteYamlLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+
+def load_suite_yaml(text: str):
+    """A suite.yml's text as Python values (``yaml.safe_load``, dates and times kept as text); raises
+    yaml.YAMLError when it is not valid YAML."""
+    return yaml.load(text, Loader=_SuiteYamlLoader)  # noqa: S506 - a SafeLoader subclass
+
+
 def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
     f = folder / "suite.yml"
     name = _rel(f)
@@ -118,7 +134,7 @@ def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
         return {}, {}
     try:
         node = yaml.compose(text)
-        spec = yaml.safe_load(text)
+        spec = load_suite_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problems.append(Problem(name, (mark.line + 1) if mark else 0, "",
@@ -128,11 +144,11 @@ def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
         problems.append(Problem(name, 1, "", "suite.yml must be a mapping (title, rubrics, ...)"))
         return {}, {}
     lines = _yaml_lines(node) if node is not None else {}
-    # Dates written unquoted load as datetime.date: compare them as text.
-    spec = json.loads(json.dumps(spec, default=str))
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(SUITE_SCHEMA)
+    # format "date": effective_from must be a date that exists (2026-13-01 stopped the build in dbt's cast)
+    validator = jsonschema.Draft202012Validator(SUITE_SCHEMA,
+                                                format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
     for err in sorted(validator.iter_errors(spec), key=lambda e: list(map(str, e.absolute_path))):
         where = ".".join(str(p) for p in err.absolute_path) or "(top)"
         msg = err.message
@@ -145,6 +161,8 @@ def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
             msg = f"direction must be one of {', '.join(DIRECTIONS)}, not {err.instance!r}"
         elif err.validator == "additionalProperties":
             msg = f"unknown field: {err.message}"
+        elif err.validator == "format" and err.validator_value == "date":
+            msg = f"{err.instance!r} is not a date (YYYY-MM-DD, a day that exists)"
         problems.append(Problem(name, _line(lines, err.absolute_path), where, msg))
     if spec.get("suite") not in (None, folder.name):
         problems.append(Problem(name, _line(lines, ("suite",)), "suite",
@@ -979,7 +997,7 @@ def rater_kinds(folder: Path) -> dict[str, list[tuple[str, str]]]:
     readable suite.yml; files that cannot be read give nothing (`suite check` reports them). Raises nothing."""
     folder = Path(folder)
     try:
-        spec = yaml.safe_load((folder / "suite.yml").read_text(encoding="utf-8"))
+        spec = load_suite_yaml((folder / "suite.yml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     if not isinstance(spec, dict):

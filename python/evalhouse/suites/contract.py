@@ -223,7 +223,7 @@ _VERSION = {
     "type": "object", "additionalProperties": False, "required": ["version"],
     "properties": {
         "version": {"type": "integer", "minimum": 1},
-        "effective_from": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+        "effective_from": {"type": "string", "format": "date"},  # YYYY-MM-DD, a day that exists
         "change_note": {"type": "string"},
         "criteria": {"type": "array", "items": _CRITERION},
     },

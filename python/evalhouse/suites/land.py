@@ -68,10 +68,12 @@ def _pack_dirs(root: Path) -> list[Path]:
     """The pack folders that suite.yml files under ``root`` name (``pack_dir``), wherever they are."""
     import yaml
 
+    from evalhouse.suites.check import load_suite_yaml
+
     out = []
     for f in sorted(root.glob("*/suite.yml")):
         try:
-            spec = yaml.safe_load(f.read_text(encoding="utf-8-sig"))
+            spec = load_suite_yaml(f.read_text(encoding="utf-8-sig"))
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             continue  # the check reports it
         if isinstance(spec, dict) and isinstance(spec.get("pack_dir"), str) and (f.parent / spec["pack_dir"]).is_dir():
