@@ -501,3 +501,33 @@ def test_the_cli_imports_one_tool_log_at_a_time(tmp_path, monkeypatch):
     assert (f"error: --from promptfoo imports one log at a time (2 given: {PROMPTFOO_JSON}, {PROMPTFOO_JSONL}); "
             "run the command once per log; nothing was stored") in res.output
     assert not (tmp_path / "suites").exists()
+
+
+def test_an_import_into_a_written_suite_keeps_its_suite_yml_text(tmp_path):
+    """suite.yml is a person's work: an import adds its rubrics to the list and keeps every line of the file, its
+    comments included, around them (it was dumped anew, comments gone: trial). A list written in flow style cannot
+    take them as text and is dumped anew (the data the same)."""
+    from evalhouse.suites.check import check_suite, load_suite_yaml
+    from evalhouse.suites.scaffold import init_suite
+
+    folder = init_suite(tmp_path, "mine")
+    with (folder / "suite.yml").open("a", encoding="utf-8") as f:
+        f.write("# who made which run\nfamilies:\n  echo-sum: echo   # the echo provider\n")
+    before = (folder / "suite.yml").read_text(encoding="utf-8").splitlines()
+    res = import_runs("promptfoo", PROMPTFOO_JSON, "mine", root=tmp_path)
+    after = (folder / "suite.yml").read_text(encoding="utf-8").splitlines()
+    at = after.index("  - rubric_id: mine_promptfoo_equals")
+    assert after[:at] + after[-3:] == before  # the file's own lines, in order, around the added rubrics
+    spec = load_suite_yaml("\n".join(after))
+    assert [r["rubric_id"] for r in spec["rubrics"]] == ["mine_quality", *res.new_rubrics]
+    assert spec["families"] == {"echo-sum": "echo"}
+    assert check_suite(folder)[1] == []
+
+    flow = init_suite(tmp_path, "flow")
+    text = (flow / "suite.yml").read_text(encoding="utf-8")
+    rubrics = load_suite_yaml(text)["rubrics"]
+    (flow / "suite.yml").write_text(text[:text.index("rubrics:")] + f"rubrics: {json.dumps(rubrics)}\n",
+                                    encoding="utf-8")
+    res = import_runs("promptfoo", PROMPTFOO_JSON, "flow", root=tmp_path)
+    spec = load_suite_yaml((flow / "suite.yml").read_text(encoding="utf-8"))
+    assert [r["rubric_id"] for r in spec["rubrics"]] == ["flow_quality", *res.new_rubrics]

@@ -426,7 +426,9 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
               "ratings": rating_rows.table("ratings", dict(const, rubric_version="1", is_blind="false",
                                                            rated_at=stamp))}
     counts = {t: v.num_rows for t, v in tables.items()}
-    _stage_and_write(folder, spec, created or bool(new_rubrics), tables, import_id, source)
+    old_text = None if created else spec_path.read_text(encoding="utf-8")
+    spec_text = _spec_text(spec, old_text, [by_id[r] for r in new_rubrics])
+    _stage_and_write(folder, spec_text, created or bool(new_rubrics), tables, import_id, source)
     unknown = sorted(log.unknown_fields | {f"score:{s}" for s in unmapped})
     return ImportResult(suite, import_id, label, counts,
                         unknown_fields=unknown, new_rubrics=new_rubrics, systems=sorted(system_of.values()))
@@ -478,13 +480,47 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def _stage_and_write(folder: Path, spec: dict, spec_changed: bool, tables: dict[str, pa.Table],
+def _spec_text(spec: dict, old_text: str | None, added: list[dict]) -> str:
+    """The suite.yml to write: a new suite's spec dumped; an existing file's own text with the ``added`` rubrics
+    inserted after the last item of its block list ``rubrics:`` (its comments and layout kept: a person wrote it),
+    when that reads back as ``spec``; else (no such list, a flow list) the spec dumped."""
+    from evalhouse.suites.check import load_suite_yaml
+
+    dumped = yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120)
+    if old_text is None or not added:
+        return dumped if old_text is None else old_text
+    try:
+        root = yaml.compose(old_text)
+        node = next((v for k, v in root.value if k.value == "rubrics"), None) \
+            if isinstance(root, yaml.MappingNode) else None
+        if not isinstance(node, yaml.SequenceNode) or node.flow_style or not node.value:
+            return dumped
+        items = yaml.safe_dump(added, sort_keys=False, allow_unicode=True, width=120)  # "- " at column 0
+        dash = " " * max(node.value[0].start_mark.column - 2, 0)  # the existing items' "- " (content after it)
+        block = "".join(dash + line if line.strip() else line for line in items.splitlines(keepends=True))
+        # where the list ends: before what follows it, after the comments indented under its last item (they stay
+        # with it), before blank lines and comments at column 0 (they introduce what follows)
+        end = node.end_mark
+        line_end = old_text.find("\n", end.index)
+        at = end.index if end.column == 0 else len(old_text) if line_end < 0 else line_end + 1
+        lines = old_text[:at].splitlines(keepends=True)
+        while lines and (not lines[-1].strip() or lines[-1].startswith("#")):
+            lines.pop()
+        at = len("".join(lines))
+        text = old_text[:at] + ("" if old_text[:at].endswith("\n") else "\n") + block + old_text[at:]
+        if load_suite_yaml(text) == load_suite_yaml(dumped):
+            return text
+    except (yaml.YAMLError, StopIteration, AttributeError, IndexError):
+        pass
+    return dumped
+
+
+def _stage_and_write(folder: Path, spec_text: str, spec_changed: bool, tables: dict[str, pa.Table],
                      import_id: str, source: Path) -> None:
     from evalhouse.suites.check import check_suite
 
     payload = {t: _parquet_bytes(table) for t, table in tables.items() if table.num_rows}
     tables.clear()  # the Parquet bytes are what is checked and stored
-    spec_text = yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=120)
     for t in payload:
         if (folder / t / f"{import_id}.parquet").exists():
             raise LogRejected(f"{source}: {folder / t / (import_id + '.parquet')} exists already")
