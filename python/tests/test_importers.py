@@ -531,3 +531,45 @@ def test_an_import_into_a_written_suite_keeps_its_suite_yml_text(tmp_path):
     res = import_runs("promptfoo", PROMPTFOO_JSON, "flow", root=tmp_path)
     spec = load_suite_yaml((flow / "suite.yml").read_text(encoding="utf-8"))
     assert [r["rubric_id"] for r in spec["rubrics"]] == ["flow_quality", *res.new_rubrics]
+
+
+@pytest.mark.parametrize(("tool", "log", "says"), [
+    ("inspect", PROMPTFOO_JSON, "not an inspect-ai log (no version, eval or samples field; a log of another tool? "
+                                "see --from)"),
+    ("promptfoo", FIX / "lm_eval", "a folder; --from promptfoo reads one log file")])
+def test_a_log_of_another_kind_is_named_as_such(tmp_path, tool, log, says):
+    # the trial's "unknown inspect-ai log format version None" and a raw "[Errno 21] Is a directory"
+    with pytest.raises(LogRejected) as exc:
+        import_runs(tool, log, "arith", root=tmp_path)
+    assert str(exc.value) == f"{log}: {says}"
+    assert not (tmp_path / "arith").exists()
+
+
+def test_scorecard_out_must_be_a_folder(tmp_path):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    taken = tmp_path / "results.json"
+    taken.write_text("{}")
+    res = CliRunner().invoke(app, ["scorecard", "--out", str(taken)])
+    assert res.exit_code == 2 and f"error: --out {taken}: a file; give a folder" in res.output
+    assert taken.read_text() == "{}"
+
+
+def test_a_problem_in_a_file_the_suite_had_is_named_as_the_check_names_it(tmp_path, monkeypatch):
+    """A broken reference in the suite's own ratings.csv stops an import; the message named it as 'example_qa/...'
+    (the staging copy) and as a problem of the imported rows (trial)."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "suites" / "example_qa", tmp_path / "suites" / "example_qa")
+    ratings = tmp_path / "suites" / "example_qa" / "ratings.csv"
+    lines = ratings.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[3].startswith("q2,model_a,ana,")
+    lines[3] = lines[3].replace("q2,model_a,", "q2,model_zz,")
+    ratings.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(LogRejected) as exc:
+        import_runs("promptfoo", PROMPTFOO_JSON, "example_qa", root=tmp_path / "suites")
+    assert str(exc.value) == (
+        f"{PROMPTFOO_JSON}: the suite with the imported rows would not pass `evalhouse suite check` (nothing stored):"
+        "\n  suites/example_qa/ratings.csv:4:system_id: no response of system 'model_zz' to item 'q2' (repetition 1)"
+        "  (in a file the suite already had)")

@@ -16,6 +16,10 @@ def register(app: typer.Typer) -> None:
         from evalhouse.grade.scorecard import ResultsInvalid, write_scorecard
         from evalhouse.warehouse.published import WarehouseMissing, connect_readonly
 
+        if out.exists() and not out.is_dir():
+            typer.echo(f"error: --out {out}: a file; give a folder (results.json and scorecard.md are written into "
+                       "it)", err=True)
+            raise typer.Exit(2)
         try:
             with connect_readonly() as con:
                 results, md = write_scorecard(con, out, pack)

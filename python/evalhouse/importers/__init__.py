@@ -32,6 +32,8 @@ def read_log(tool: str, path: Path) -> RunLog:
         raise LogRejected(f"unknown tool {tool!r}: one of {', '.join(TOOLS)}")
     if not path.exists():
         raise LogRejected(f"{path}: no such file or folder")
+    if path.is_dir() and tool != "lm-eval":  # lm-eval's --output_path is a folder; the other logs are files
+        raise LogRejected(f"{path}: a folder; --from {tool} reads one log file")
     try:
         return mod.read(path)
     except LogRejected:

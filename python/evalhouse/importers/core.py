@@ -26,6 +26,7 @@ suite's responses adds nothing.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as _dt
 import hashlib
 import json
@@ -546,9 +547,9 @@ def _stage_and_write(folder: Path, spec_text: str, spec_changed: bool, tables: d
         finally:
             os.chdir(cwd)
         if problems:
-            shown = "\n".join(f"  {p}" for p in problems[:20])
+            shown = "\n".join(f"  {_as_checked(p, folder, import_id)}" for p in problems[:20])
             more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
-            raise LogRejected(f"{source}: the imported rows would not pass `evalhouse suite check` "
+            raise LogRejected(f"{source}: the suite with the imported rows would not pass `evalhouse suite check` "
                               f"(nothing stored):\n{shown}{more}")
 
     written: list[Path] = []
@@ -561,6 +562,19 @@ def _stage_and_write(folder: Path, spec_text: str, spec_changed: bool, tables: d
         for p in written:
             p.unlink(missing_ok=True)
         raise
+
+
+def _as_checked(problem, folder: Path, import_id: str) -> str:
+    """A problem of the staged suite as `evalhouse suite check` names it (the staging copy's ``<suite>/...`` is the
+    suite's folder), saying when it is in a file the suite already had, not in the rows being imported."""
+    from evalhouse.suites.check import _rel
+
+    name = problem.file
+    if not name.startswith(folder.name + "/"):
+        return str(problem)
+    already = Path(name).stem != import_id and Path(name).name != "suite.yml"
+    shown = dataclasses.replace(problem, file=_rel(folder.parent / name))
+    return f"{shown}" + ("  (in a file the suite already had)" if already else "")
 
 
 def _link_tree(src: Path, dst: Path) -> None:

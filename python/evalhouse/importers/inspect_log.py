@@ -95,6 +95,9 @@ def read(path: Path) -> RunLog:
     path = Path(path)
     raw = _Raw(path)
     version = raw.header.get("version")
+    if version is None and not {"eval", "samples"} & set(raw.header):
+        raise LogRejected(f"{path}: not an inspect-ai log (no version, eval or samples field; a log of another tool? "
+                          "see --from)")
     if version not in KNOWN_VERSIONS:
         raise LogRejected(f"{path}: unknown inspect-ai log format version {version!r} (this importer reads "
                           f"{', '.join(map(str, KNOWN_VERSIONS))})")
