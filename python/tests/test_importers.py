@@ -573,3 +573,20 @@ def test_a_problem_in_a_file_the_suite_had_is_named_as_the_check_names_it(tmp_pa
         f"{PROMPTFOO_JSON}: the suite with the imported rows would not pass `evalhouse suite check` (nothing stored):"
         "\n  suites/example_qa/ratings.csv:4:system_id: no response of system 'model_zz' to item 'q2' (repetition 1)"
         "  (in a file the suite already had)")
+
+
+def test_a_resaved_log_of_an_imported_run_is_a_new_run_and_says_so(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    first = import_runs("promptfoo", PROMPTFOO_JSON, "arith", root=tmp_path / "suites")
+    assert first.label_taken is None
+    resaved = tmp_path / "resaved.json"  # the same run, other bytes (another SHA-256)
+    resaved.write_text(json.dumps(json.loads(PROMPTFOO_JSON.read_text()), indent=1))
+    monkeypatch.setenv("EVALHOUSE_PROJECT_DIR", str(tmp_path))
+    res = CliRunner().invoke(app, ["import-runs", "--from", "promptfoo", "--suite", "arith", str(resaved)])
+    assert res.exit_code == 0, res.output
+    label = first.run_label
+    assert (f"note: run {label!r} was already imported into suites/arith from another file, so this one is a new run, "
+            f"'{label}-2'; if it is the same run saved again, delete its files (suites/arith/*/") in res.output

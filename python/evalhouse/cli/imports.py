@@ -56,6 +56,10 @@ def register(app: typer.Typer) -> None:
                    f"systems: {', '.join(res.systems)}")
         if res.new_rubrics:
             typer.echo(f"rubrics added to suite.yml: {', '.join(res.new_rubrics)}")
+        if res.label_taken:
+            typer.echo(f"note: run {res.label_taken!r} was already imported into suites/{suite} from another file, so "
+                       f"this one is a new run, {res.run_label!r}; if it is the same run saved again, delete its "
+                       f"files (suites/{suite}/*/{res.import_id}.parquet)", err=True)
 
 
 def _import_alpaca_eval(files: list[Path], suite: str, system, reference, difficulty) -> None:

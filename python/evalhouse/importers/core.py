@@ -115,6 +115,8 @@ class ImportResult:
     unknown_fields: list[str] = field(default_factory=list)
     new_rubrics: list[str] = field(default_factory=list)
     systems: list[str] = field(default_factory=list)
+    # the log's own run label (its eval id), when another file of the suite had it: this file became a new run
+    label_taken: str | None = None
 
 
 # ---------------------------------------------------------------- small pure helpers
@@ -432,7 +434,8 @@ def import_log(log: RunLog, source: Path, sha: str, suite: str, root: Path, run_
     _stage_and_write(folder, spec_text, created or bool(new_rubrics), tables, import_id, source)
     unknown = sorted(log.unknown_fields | {f"score:{s}" for s in unmapped})
     return ImportResult(suite, import_id, label, counts,
-                        unknown_fields=unknown, new_rubrics=new_rubrics, systems=sorted(system_of.values()))
+                        unknown_fields=unknown, new_rubrics=new_rubrics, systems=sorted(system_of.values()),
+                        label_taken=base if label != base else None)
 
 
 class _Columns:
