@@ -50,6 +50,15 @@ def test_missing_column(suite):
     assert messages(suite) == ["suites/team_qa/ratings.csv:1:criterion: missing required column 'criterion'"]
 
 
+def test_a_missing_key_column_is_one_problem_not_an_echo_on_every_row(suite):
+    # without system_id every response looked like a second one of system '', and every rating of one lost (trial)
+    f = suite / "responses.csv"
+    lines = f.read_text().splitlines()
+    assert lines[0].split(",")[1] == "system_id"
+    f.write_text("\n".join(",".join(c for i, c in enumerate(line.split(",")) if i != 1) for line in lines) + "\n")
+    assert messages(suite) == ["suites/team_qa/responses.csv:1:system_id: missing required column 'system_id'"]
+
+
 def test_wrong_type(suite):
     edit(suite / "ratings.csv", "q2,model_a,ana,correctness,2,", "q2,model_a,ana,correctness,two,")
     assert messages(suite) == ["suites/team_qa/ratings.csv:4:score: score is not a decimal: 'two'"]

@@ -45,6 +45,7 @@ def register(app: typer.Typer) -> None:
         """Validate suite folders (suite.yml, types, keys, references, rubric); exit 1 on any problem."""
         from evalhouse.suites.land import check_all
 
+        _enter_project_dir()  # problems name files as the build's landing does: suites/<suite>/<file>
         suites, problems = check_all(names=names or None)
         if problems:
             report(problems)

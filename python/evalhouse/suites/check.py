@@ -726,7 +726,7 @@ def _fill_defaults(data: SuiteData, problems: list[Problem]) -> None:
         missing = r["response_id"] == ""
         r.loc[missing, "response_id"] = (data.name + ":" + r["system_id"] + ":" + r["item_id"] + ":"
                                          + r["repetition"])[missing]
-        dup = r["response_id"].duplicated(keep="first") & missing
+        dup = r["response_id"].duplicated(keep="first") & missing & ("responses" not in data.unreadable)
         _unknown(r, dup, "system_id", lambda row: f"a second response of system {row['system_id']!r} to item "
                  f"{row['item_id']!r}, repetition {row['repetition']} (give repetition or response_id)", problems)
     if "ratings" in t:
@@ -970,7 +970,11 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
         present = {}
         for f in df["_file"].unique():
             present[f] = packs.present[table] if packs is not None else _present_columns(folder, f)
+        before = len(problems)
         _expectations(df, table, present, problems, new)
+        if any(p.message.startswith("missing required column") for p in problems[before:]):
+            # its keys cannot be told apart: the checks across tables would only echo the missing column
+            data.unreadable.add(table)
         _json_objects(df if new is None else df[df["_file"].isin(new)], table, problems)
     if "responses" in data.tables and "items" not in data.tables and not _has_table_file(folder, "items"):
         problems.append(Problem(_rel(folder), 0, "", "responses need an items file"))
