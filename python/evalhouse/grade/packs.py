@@ -197,7 +197,9 @@ def _responses(path: Path, problems: list[Problem]) -> tuple[list[dict], dict[st
     structured_metrics entry: a pack of 500k responses has 5M)."""
     name = _rel(path)
     # no response yet: an empty file (JSON Lines has no header row)
-    rows = _read(path, problems, jsonl_value=lambda _k, v: v) if path.read_bytes().strip() else []
+    from evalhouse.ratings.store import JSON_VALUES
+
+    rows = _read(path, problems, jsonl_value=JSON_VALUES) if path.read_bytes().strip() else []
     if rows is None:
         return None
     responses: list[dict] = []

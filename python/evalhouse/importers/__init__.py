@@ -6,11 +6,10 @@ their names, nothing stored on any problem, the same file twice adds nothing.
 """
 from __future__ import annotations
 
-import contextlib
-import gc
 from pathlib import Path
 
 from evalhouse.importers.core import ImportResult, LogRejected, RunLog, import_log, sha256_file
+from evalhouse.runtime import gc_paused
 
 __all__ = ["TOOLS", "import_runs", "read_log", "LogRejected", "ImportResult"]
 
@@ -48,7 +47,8 @@ def import_runs(tool: str, path: Path, suite: str, run_label: str | None = None,
     """Import one log file (or, for lm-eval, one output folder) into ``root/<suite>`` (default ``suites/``)."""
     from evalhouse.suites.land import suites_root
 
-    with _gc_paused():
+    # the import runs in a function of its own: the first collection after it has little left to walk
+    with gc_paused():
         return _import(tool, Path(path), suite, run_label, Path(root) if root else suites_root())
 
 
@@ -56,22 +56,6 @@ def _import(tool: str, path: Path, suite: str, run_label: str | None, root: Path
     log = read_log(tool, path)
     sources = log.source_files or [path]
     return import_log(log, sources[0], _sha(sources), suite, root, run_label=run_label, consume=True)
-
-
-@contextlib.contextmanager
-def _gc_paused():
-    """Python's cyclic garbage collector off while a log is read, mapped and checked: an import builds millions of
-    objects that live until it ends (replies, rows, columns) and makes next to no cycles, and every full collection
-    walks all of them (half the reading time of a 100k-row log). Reference counting frees as usual; the collector
-    is back on, as it was, when the import ends (after its objects are freed: the import runs in a function of its
-    own, so the first collection after it has little left to walk)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _sha(sources: list[Path]) -> str:

@@ -198,10 +198,15 @@ def _json_line(line: str):
 _JSON_DECODER = msgspec.json.Decoder()
 
 
+def JSON_VALUES(_key, value):  # noqa: N802 - read_rows' marker: keep the JSON values (GRADE packs' responses.jsonl)
+    return value
+
+
 def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
     """Rows of a CSV or JSONL file as (line number, {column: text}); raises ImportRejected when malformed.
 
-    ``jsonl_value(key, value) -> str`` turns a JSON value into text (default: str, None as "")."""
+    ``jsonl_value(key, value) -> str`` turns a JSON value into text (default: str, None as ""); ``JSON_VALUES``
+    keeps each JSON line's object as it is (values as JSON gives them)."""
     path = Path(path)
     name = str(path)
     try:
@@ -226,6 +231,9 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
                 continue
             if not isinstance(obj, dict):
                 problems.append(f"{name}:{i}:-: each line must be a JSON object")
+                continue
+            if jsonl_value is JSON_VALUES:  # (a JSON object's keys are text already)
+                rows.append((i, obj))
                 continue
             rows.append((i, {str(k): (jsonl_value(k, v) if jsonl_value else "" if v is None else str(v))
                              for k, v in obj.items()}))
