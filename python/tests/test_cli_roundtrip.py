@@ -147,3 +147,20 @@ def test_a_rating_repeating_one_in_the_suites_own_files_needs_correction(project
     assert (sorted(p.name for p in store.iterdir()) if store.is_dir() else []) == before
     res = run("evalhouse", "import-ratings", str(again), "--correction")
     assert "imported 2 ratings" in res.stdout, res.stdout
+    # the correction counts in the reliability marts as everywhere else: ana's latest 2, not the mean 1.0 of her 0
+    # and her 2 (a trial found the mean in int_reliability_units, fct_interrater_reliability and the judge marts)
+    run("evalhouse", "build", "--quiet", "--indirect-selection", "cautious", "--select", "+int_reliability_units",
+        "+fct_criterion_scores")
+    with duckdb.connect(str(dst / "warehouse/build/evalhouse.duckdb"), read_only=True) as con:
+        scores = con.execute(
+            "select rater_id, score_value, n_scores, n_excluded from int_reliability_scores "
+            "where response_id = 'example_qa:model_b:q2:1' and criterion = 'correctness' order by rater_id").fetchall()
+        units = con.execute(
+            "select human_scores from int_reliability_units "
+            "where response_id = 'example_qa:model_b:q2:1' and criterion = 'correctness'").fetchone()[0]
+        counted = con.execute(
+            "select score from fct_criterion_scores where response_id = 'example_qa:model_b:q2:1' "
+            "and criterion = 'correctness' and rater_id = 'ana'").fetchone()[0]
+    assert scores == [("ana", 2.0, 1, 0), ("ben", 0.0, 1, 0)]
+    assert units == [{"rater_id": "ana", "score_value": 2.0}, {"rater_id": "ben", "score_value": 0.0}]
+    assert counted == 2

@@ -12,24 +12,45 @@
 -- their values as they are under both policies.
 -- score_value_as_recorded: the released number as it is, failure codes and out-of-range values included (NULL only
 -- when missing / not a number / unknown criterion): the judge_failure_policy 'as_recorded' of the reliability marts.
--- A rater who scored the same response and criterion more than once (several imports) gets the mean, n_scores > 1.
+-- A person (rater_kind human) who rated the same response, criterion and version more than once corrected the
+-- rating (import-ratings --correction): the latest counts, as in int_effective_scores (rated_at, then file and row);
+-- the earlier ones are left out here. A judge, metric or program asked more than once (judge run with another seed)
+-- gets the mean of its answers, n_scores > 1.
 -- human_mean / n_human_raters (and their _as_recorded twins): the mean and count of the response's usable human
 -- scores under each policy, on every row of the response's group (one response's rows: recomputed together).
 -- Adjudicators (rater_kind adjudicator: a lead settling a disagreement after reading the others) are not independent
 -- raters and are left out of every agreement statistic.
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
--- Built after int_effective_scores, though it reads nothing of it (the depends_on line below is the only link): the
--- two are the chain's largest queries (8M rows each at a million replies, 4-5.5 GB each), and on dbt's two threads
--- they ran side by side. One after the other, a cold 1M build peaked at 6.7-6.9 GB instead of 9.5 GB, in the same
--- time (133-140 s against 132-136 s): each query already keeps both cores busy.
--- depends_on: {{ ref('int_effective_scores') }}
+-- Built after int_effective_scores (it reads which ratings count there): the two are the chain's largest queries
+-- (8M rows each at a million replies, 4-5.5 GB each), and on dbt's two threads they ran side by side before this
+-- model read it. One after the other, a cold 1M build peaked at 6.7-6.9 GB instead of 9.5 GB, in the same time.
 {{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
-with ratings as (
-    select * from {{ ref('int_ratings') }}
-    where response_known
-      and rater_kind <> 'adjudicator'
+-- the ratings that count in int_effective_scores (each key's latest): a person's other ratings of a key were corrected
+with counted as (
+    select rating_id
+    from {{ ref('int_effective_scores') }}
+    where rater_kind = 'human' and not carried_forward and rating_id is not null
       and {{ affected_responses('response_id') }}
+),
+
+-- A person's rating is left out when int_effective_scores counts another one for its key instead (a correction);
+-- ratings it has no key for (unknown criterion, no rater id or version) are kept, to be counted as excluded.
+ratings as (
+    select
+        rating_rows.suite, rating_rows.response_id, rating_rows.rater_id, rating_rows.rater_kind,
+        rating_rows.criterion, rating_rows.score, rating_rows.score_text, rating_rows.score_problem,
+        rating_rows.rubric_id, rating_rows.rubric_version
+    from {{ ref('int_ratings') }} as rating_rows
+    where rating_rows.response_known
+      and rating_rows.rater_kind <> 'adjudicator'
+      and {{ affected_responses('rating_rows.response_id') }}
+      and (
+          rating_rows.rater_kind <> 'human'
+          or rating_rows.rater_id is null or rating_rows.rubric_version is null or rating_rows.criterion is null
+          or rating_rows.score_problem = 'unknown_criterion'
+          or exists (select 1 from counted where counted.rating_id = rating_rows.rating_id)
+      )
 ),
 
 criteria as (
