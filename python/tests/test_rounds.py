@@ -216,6 +216,29 @@ HAND = [("u1", "a", 2), ("u1", "b", 2), ("u1", "c", 2),
         ("u4", "a", 2), ("u4", "c", 1)]
 
 
+def test_a_round_file_without_its_columns_is_named(con, dirs):
+    """A definition written by hand without due_date made `round list` a KeyError traceback (trial); an assignment
+    file without reason / from_rater_id was read as if it had them."""
+    _create(con, dirs)
+    defs = dirs["root"] / "definitions"
+    text = (defs / "rd1.csv").read_text(encoding="utf-8").splitlines()
+    header = text[0].split(",")
+    drop = header.index("due_date")
+    (defs / "rd9.csv").write_text("\n".join(",".join(v for i, v in enumerate(line.split(",")) if i != drop)
+                                             for line in [text[0], text[1].replace("rd1", "rd9", 1)]) + "\n")
+    with pytest.raises(RoundError, match=r"rd9\.csv:1: missing column\(s\) due_date \(round files are written by"):
+        rounds.list_rounds(dirs["root"])
+    with pytest.raises(RoundError, match=r"rd9\.csv:1: missing column\(s\) due_date"):
+        rounds.load_round("rd9", dirs["root"])
+    (defs / "rd9.csv").unlink()
+    events = sorted((dirs["root"] / "assignments" / "rd1").glob("*.csv"))[0]
+    (events.parent / "20991231T000000000000Z_reassign_x.csv").write_text(
+        "round_id,packet_id,item_id,reader_slot,rater_id,action,acted_by,acted_at,event_row\n"
+        "rd1,rd1-i01-1,i01,1,zoe,reassign,lead,2026-12-02T00:00:00Z,1\n")
+    with pytest.raises(RoundError, match=r"_reassign_x\.csv:1: missing column\(s\) from_rater_id, reason"):
+        rounds.packet_holders("rd1", dirs["root"])
+
+
 def test_round_agreement_by_hand():
     row = round_agreement(_readings(HAND)).iloc[0]
     assert (row.n_replies_read, row.n_replies_pairable, row.n_readers, row.n_readings) == (4, 4, 3, 10)

@@ -351,10 +351,15 @@ def test_store_ratings_that_cannot_count_build_with_a_warning(project):
     rid = _first_response(dst, "larkfield")
     res, failed = _build_with_a_hand_copied_store_file(
         dst, "20270104T000000Z_by_hand.csv",
-        "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row\n"
-        "larkfield,no_such_reply,hand,human,correctness,1,larkfield_support,2,2027-01-04T00:00:00,1\n"
-        f"larkfield,{rid},hand,human,correctnes,1,larkfield_support,2,2027-01-04T00:00:00,2\n"
-        f"larkfield,{rid},hand,human,correctness,x,larkfield_support,2,2027-01-04T00:00:00,3\n")
+        "suite,response_id,rater_id,rater_kind,criterion,score,rubric_id,rubric_version,rated_at,store_row,"
+        "judge_model,prompt_hash,failure_reason\n"
+        "larkfield,no_such_reply,hand,human,correctness,1,larkfield_support,2,2027-01-04T00:00:00,1,,,\n"
+        f"larkfield,{rid},hand,human,correctnes,1,larkfield_support,2,2027-01-04T00:00:00,2,,,\n"
+        f"larkfield,{rid},hand,human,correctness,x,larkfield_support,2,2027-01-04T00:00:00,3,,,\n"
+        # a failed judge call as judge run stores it: not a warning (fct_judge_calls reports it; a trial saw every
+        # build warn about such rows)
+        f"larkfield,{rid},judge:m,judge,correctness,,larkfield_support,2,2027-01-04T00:00:00,4,m,h1,"
+        "malformed verdict: not valid JSON\n")
     assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
     assert failed == [], res.stdout[-4000:]
     assert re.search(r"Warning in test assert_store_ratings_can_count .*\n.*Got 3 results", res.stdout), \
@@ -376,6 +381,8 @@ def test_store_ratings_that_cannot_count_build_with_a_warning(project):
         assert con.execute("select criterion, score, score_problem from fct_ratings where rater_id = 'hand' and "
                            "response_known order by source_row").fetchall() == [
             ("correctnes", None, "unknown_criterion"), ("correctness", None, "not_a_number")]
+        assert con.execute("select score_problem from fct_ratings where rater_id = 'judge:m'").fetchall() == [
+            ("missing",)]
 
 
 def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):

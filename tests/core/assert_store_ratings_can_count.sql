@@ -5,7 +5,8 @@
 -- blind letter with no key) or from a response or rubric version the suite's folder no longer has. The rating stays
 -- in fct_ratings (response_known false, or score NULL with its score_problem) and is never scored; the build goes on,
 -- and `evalhouse build` prints the first rows this test returns: the file, row, suite, response, rater, criterion,
--- the score as written and the problem.
+-- the score as written and the problem. A judge's missing score is not listed: `evalhouse judge run` stores a failed
+-- call so (a malformed verdict, a timeout), and fct_judge_calls reports it with its reason.
 {{ config(severity='warn') }}
 with store as (
     select suite, source_file, source_row from {{ ref('stg_ratings_store__ratings') }}
@@ -15,7 +16,8 @@ ratings as (
     select suite, source_file, source_row, response_id, response_known, rater_id, rubric_id, rubric_version,
            criterion, score_text, score_problem
     from {{ ref('int_ratings') }}
-    where not response_known or score_problem is not null
+    where (not response_known or score_problem is not null)
+      and not (response_known and rater_kind = 'judge' and score_problem = 'missing')
 )
 
 select

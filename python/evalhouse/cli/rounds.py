@@ -54,9 +54,12 @@ def register(app: typer.Typer) -> None:
     @rounds_app.command("list")
     def list_cmd() -> None:
         """Every round: suite, rubric, readers per reply, raters, due date."""
-        from evalhouse.ratings.rounds import list_rounds
+        from evalhouse.ratings.rounds import RoundError, list_rounds
 
-        rows = list_rounds()
+        try:
+            rows = list_rounds()
+        except RoundError as exc:
+            _fail(exc)
         if not rows:
             typer.echo("no rounds yet; create one with `evalhouse round create`")
         for r in rows:

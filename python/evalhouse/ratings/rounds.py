@@ -108,9 +108,16 @@ def _csv_bytes(columns: list[str], rows: list[dict]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def _read_csv(path: Path) -> list[dict]:
+def _read_csv(path: Path, columns: list[str] | None = None) -> list[dict]:
+    """The rows of a CSV file; with ``columns``, a round file (written by `evalhouse round create` / `reassign`)
+    whose header lacks any of them raises RoundError naming the file and the columns."""
     with open(path, encoding="utf-8-sig", newline="") as fh:
-        return list(csv.DictReader(fh))
+        reader = csv.DictReader(fh)
+        missing = [c for c in columns or [] if c not in (reader.fieldnames or [])]
+        if missing:
+            raise RoundError(f"{path}:1: missing column(s) {', '.join(missing)} (round files are written by "
+                             "`evalhouse round create` and `round reassign`; restore the file as they wrote it)")
+        return list(reader)
 
 
 def _event_name(action: str, content: bytes) -> str:
@@ -306,7 +313,7 @@ def list_rounds(root: Path | None = None) -> list[dict]:
     root = Path(root) if root else rounds_dir()
     out = []
     for f in sorted((root / "definitions").glob("*.csv")):
-        out.extend(r for r in _read_csv(f) if r.get("round_id"))
+        out.extend(r for r in _read_csv(f, ROUND_COLUMNS) if r.get("round_id"))
     return sorted(out, key=lambda r: r["round_id"])
 
 
@@ -314,7 +321,7 @@ def load_round(round_id: str, root: Path | None = None) -> dict:
     """The round's definition with ``raters`` as a list and numbers as int. Raises RoundError for an unknown round."""
     root = Path(root) if root else rounds_dir()
     f = _definition_file(round_id, root)
-    rows = _read_csv(f) if EXPORT_ID.fullmatch(round_id or "") and f.is_file() else []
+    rows = _read_csv(f, ROUND_COLUMNS) if EXPORT_ID.fullmatch(round_id or "") and f.is_file() else []
     if not rows or rows[0].get("round_id") != round_id:
         known = ", ".join(r["round_id"] for r in list_rounds(root)) or "none"
         raise RoundError(f"unknown round {round_id!r}; rounds: {known}")
@@ -330,7 +337,7 @@ def assignment_events(round_id: str, root: Path | None = None) -> list[dict]:
     root = Path(root) if root else rounds_dir()
     events = []
     for f in sorted((root / "assignments" / round_id).glob("*.csv")):
-        events.extend(_read_csv(f))
+        events.extend(_read_csv(f, ASSIGNMENT_COLUMNS))
     return events
 
 
