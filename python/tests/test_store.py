@@ -49,6 +49,23 @@ def test_blind_import_appends_a_new_file_and_keeps_the_letter(env):
     assert rows[0]["is_blind"] == "true" and rows[0]["rubric_version"] == "2" and rows[0]["score"] == "2"
 
 
+def test_a_blind_row_cannot_name_another_version_or_reply(env):
+    """Packet t1-S07 was exported under larkfield_support v2: a row saying v3 was stored as v3 (its rater read v2's
+    anchors), and a row naming another reply's response_id lost it silently (trial)."""
+    other = next(r for r in env["catalog"].responses if "S07" not in r)
+    f = write(env["tmp"] / "conflict.csv", "packet_id,letter,rater_id,criterion,score,rubric_version,response_id\n"
+              "t1-S07,A,camille,correctness,2,3,\n"
+              f"t1-S07,B,camille,correctness,2,,{other}\n"
+              "t1-S07,C,camille,correctness,2,2,\n")
+    got = rejected(f, env)
+    assert got == [
+        f"{f}:2:rubric_version: packet 't1-S07' was exported under rubric 'larkfield_support' version 2, the anchors "
+        "its rater read, not '3' (leave it empty)",
+        f"{f}:3:response_id: packet 't1-S07' letter 'B' is another reply: leave response_id empty in a blind rating "
+        "(the letter says which reply it is)"]
+    assert not list(env["store_dir"].rglob("*.csv"))  # nothing stored
+
+
 def test_bom_and_crlf_are_accepted(env):
     text = (HEADER + "t1-S07,B,grace,correctness,2,fine\n").replace("\n", "\r\n")
     f = write(env["tmp"] / "bom.csv", "\ufeff" + text)

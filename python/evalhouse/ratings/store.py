@@ -716,6 +716,18 @@ def _reply_fields(row: dict, rec: dict, catalog: Catalog, bad) -> tuple[str, str
             else:
                 bad("letter", f"packet {packet!r} has no reply {letter!r}")
             return None
+        # the rater read the reply under the packet's rubric version, and the letter names the reply: a row that says
+        # otherwise is refused (it was stored under another version, or its response_id silently dropped: trial)
+        given = _get(row, "response_id")
+        if given and given != key["response_id"]:
+            bad("response_id", f"packet {packet!r} letter {letter!r} is another reply: leave response_id empty in "
+                               "a blind rating (the letter says which reply it is)")
+            return None
+        for column, value in (("rubric_id", rubric_id), ("rubric_version", version)):
+            if value and value != str(key[column]):
+                bad(column, f"packet {packet!r} was exported under rubric {key['rubric_id']!r} version "
+                            f"{key['rubric_version']}, the anchors its rater read, not {value!r} (leave it empty)")
+                return None
         rec.update(suite=key["suite"], packet_id=key["packet_id"], letter=key["letter"], is_blind="true")
         return rubric_id or key["rubric_id"], version or key["rubric_version"]
     response_id = _get(row, "response_id") or _response_by_name(row, catalog, bad)
