@@ -144,6 +144,7 @@ def _read_spec(folder: Path, problems: list[Problem]) -> tuple[dict, dict]:
         problems.append(Problem(name, 1, "", "suite.yml must be a mapping (title, rubrics, ...)"))
         return {}, {}
     lines = _yaml_lines(node) if node is not None else {}
+    spec = json.loads(json.dumps(spec))  # as JSON reads it (a mapping's number keys as text, as they always were)
     import jsonschema
 
     # format "date": effective_from must be a date that exists (2026-13-01 stopped the build in dbt's cast)
