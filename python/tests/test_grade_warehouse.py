@@ -156,3 +156,15 @@ def test_sql_metric_values_follow_the_python_rule(con):
     for text, sql_value in rows:
         py = metric_number(text)
         assert (py is None and sql_value is None) or py == pytest.approx(sql_value), text
+
+
+def test_scorecard_out_must_be_a_folder(tmp_path):
+    from typer.testing import CliRunner
+
+    from evalhouse.cli import app
+
+    taken = tmp_path / "results.json"
+    taken.write_text("{}")
+    res = CliRunner().invoke(app, ["scorecard", "--out", str(taken)])
+    assert res.exit_code == 2 and f"error: --out {taken}: a file; give a folder" in res.output
+    assert taken.read_text() == "{}"

@@ -545,18 +545,6 @@ def test_a_log_of_another_kind_is_named_as_such(tmp_path, tool, log, says):
     assert not (tmp_path / "arith").exists()
 
 
-def test_scorecard_out_must_be_a_folder(tmp_path):
-    from typer.testing import CliRunner
-
-    from evalhouse.cli import app
-
-    taken = tmp_path / "results.json"
-    taken.write_text("{}")
-    res = CliRunner().invoke(app, ["scorecard", "--out", str(taken)])
-    assert res.exit_code == 2 and f"error: --out {taken}: a file; give a folder" in res.output
-    assert taken.read_text() == "{}"
-
-
 def test_a_problem_in_a_file_the_suite_had_is_named_as_the_check_names_it(tmp_path, monkeypatch):
     """A broken reference in the suite's own ratings.csv stops an import; the message named it as 'example_qa/...'
     (the staging copy) and as a problem of the imported rows (trial)."""

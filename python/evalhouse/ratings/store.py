@@ -185,14 +185,14 @@ def decode_utf8(data: bytes, name: str) -> tuple[str, str | None]:
         return "", f"{name}:{line}:-: not UTF-8 ({exc.reason} at byte offset {exc.start})"
 
 
-def _json_line(line: str):
-    """One JSON Lines record, as ``json.loads`` reads it. msgspec reads it first (about 1.8x faster on a GRADE pack's
-    500k lines; the same values, key order and last-duplicate-wins); what it refuses and Python's json accepts (NaN,
-    Infinity, 1e400, a lone surrogate) or refuses too (with Python's message) goes to ``json.loads``."""
+def json_loads(text: str):
+    """``json.loads(text)``, faster: msgspec reads it first (about 1.8x faster on a GRADE pack's 500k lines; the same
+    values, key order and last-duplicate-wins); what it refuses and Python's json accepts (NaN, Infinity, 1e400, a
+    lone surrogate) or refuses too (raising json.JSONDecodeError with Python's message) goes to ``json.loads``."""
     try:
-        return _JSON_DECODER.decode(line)
+        return _JSON_DECODER.decode(text)
     except msgspec.DecodeError:
-        return json.loads(line)
+        return json.loads(text)
 
 
 _JSON_DECODER = msgspec.json.Decoder()
@@ -225,7 +225,7 @@ def read_rows(path: Path, jsonl_value=None) -> list[tuple[int, dict]]:
             if not line.strip():
                 continue
             try:
-                obj = _json_line(line)
+                obj = json_loads(line)
             except json.JSONDecodeError as exc:
                 problems.append(f"{name}:{i}:-: not valid JSON ({exc.msg}: column {exc.colno})")
                 continue

@@ -701,16 +701,11 @@ def _json_objects(df: pd.DataFrame, table: str, problems: list[Problem]) -> None
 
 
 def _is_json_object(text: str) -> bool:
-    """``json.loads(text)`` is a dict. msgspec reads strict JSON to the same values, faster; what it does not take
-    (NaN, which json accepts, or anything invalid) is left to json."""
-    import msgspec
+    """``json.loads(text)`` is a dict (read by msgspec first: ratings.store.json_loads)."""
+    from evalhouse.ratings.store import json_loads
 
     try:
-        return isinstance(msgspec.json.decode(text), dict)
-    except Exception:  # noqa: BLE001 - json decides
-        pass
-    try:
-        return isinstance(json.loads(text), dict)
+        return isinstance(json_loads(text), dict)
     except json.JSONDecodeError:
         return False
 
