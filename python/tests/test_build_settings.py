@@ -2,8 +2,10 @@
 apply_memory_limit (macros/maintenance.sql); `evalhouse build` stops on it, and on EVALHOUSE_TEXT_WORKERS, before dbt."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -139,13 +141,55 @@ def test_a_stop_during_the_landing_says_so(monkeypatch, tmp_path):
             pytest.fail(f"dbt started: {cmd}")
         return 130  # as _run_forwarding_stop returns when a SIGINT stopped the landing
 
+    parses = []
+
+    @contextlib.contextmanager
+    def parse_beside(cmd, env):
+        parses.append(cmd)
+        yield
+
     monkeypatch.setenv("EVALHOUSE_DB", str(tmp_path / "build" / "evalhouse.duckdb"))
     monkeypatch.setattr(land, "landing_is_current", lambda fingerprint: False)
     monkeypatch.setattr(suites, "_run_forwarding_stop", run)
-    res = CliRunner().invoke(app, ["build"])
+    monkeypatch.setattr(suites, "_parse_beside", parse_beside)
+    res = CliRunner().invoke(app, ["build", "--threads", "1", "--vars", "{x: 1}"])
     assert res.exit_code == 130 and len(started) == 1
+    # dbt parsed the project beside the landing, with the arguments that change what it parses
+    assert [cmd[1:] for cmd in parses] == [["parse", "--no-use-colors", "--vars", "{x: 1}"]]
     assert "stopped while checking and landing the suites (signal 2: a stop, or the system ending it, e.g. out of " \
            "memory); nothing built or published" in res.output
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ([], []),
+    (["--full-refresh", "--threads", "1", "-s", "int_items"], []),
+    (["--vars", "{a: 1}", "--target=dev", "-x", "--profiles-dir", "p", "--project-dir=q"],
+     ["--vars", "{a: 1}", "--target=dev", "--profiles-dir", "p", "--project-dir=q"]),
+    (["-t", "ci", "--target-path", "t2"], ["-t", "ci", "--target-path", "t2"]),
+])
+def test_the_parse_beside_the_landing_gets_the_arguments_that_change_the_parse(args, expected):
+    from evalhouse.cli.suites import _parse_args
+
+    assert _parse_args(args) == expected
+
+
+def test_the_parse_beside_the_landing_is_waited_for_or_stopped(tmp_path):
+    """_parse_beside: when the block ends normally, the background command has finished (the build then reads its
+    parse); when the block raises (a suite problem, a stop), the command is stopped at once."""
+    from evalhouse.cli.suites import _parse_beside
+
+    done = tmp_path / "done"
+    cmd = [sys.executable, "-c", f"import time, pathlib; time.sleep(1.5); pathlib.Path({str(done)!r}).touch()"]
+    with _parse_beside(cmd, dict(os.environ)):
+        pass
+    assert done.exists()
+    done.unlink()
+    start = time.monotonic()
+    with pytest.raises(RuntimeError), _parse_beside(cmd, dict(os.environ)):
+        raise RuntimeError("a suite problem")
+    assert time.monotonic() - start < 1.2
+    time.sleep(1.0)
+    assert not done.exists()
 
 
 def test_the_landing_runs_in_a_process_of_its_own(tmp_path):

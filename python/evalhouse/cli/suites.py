@@ -1,6 +1,7 @@
 """Suite commands: `evalhouse suite init | check | land`."""
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 
 import typer
@@ -350,6 +351,69 @@ def _show_failing_rows(run_results, db, limit: int = 5, status: str = "fail") ->
         return
 
 
+def _dbt_env() -> dict[str, str]:
+    """The environment dbt runs in (its parse and its build: the same, so that the build reuses the parse). dbt runs
+    in the project folder: a relative path given from elsewhere is passed on as the absolute path the landing and
+    the publish use (resolved against the folder the command was run from)."""
+    import os
+
+    from evalhouse import paths
+    from evalhouse.suites.land import landing_dir
+
+    env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
+               EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    for variable, path in (("EVALHOUSE_DB", paths.build_db), ("EVALHOUSE_LANDING_DIR", landing_dir)):
+        if os.environ.get(variable):
+            env[variable] = str(path())
+    return env
+
+
+# dbt build arguments that change what dbt parses (`dbt parse` takes them too), with whether each takes a value
+PARSE_ARGS = {"--vars": True, "--target": True, "-t": True, "--profile": True, "--profiles-dir": True,
+              "--project-dir": True, "--target-path": True}
+
+
+def _parse_args(dbt_args: list[str]) -> list[str]:
+    """The arguments among ``dbt_args`` that `dbt parse` must be given for `dbt build` to reuse its parse
+    (PARSE_ARGS, as ``--vars '{...}'`` or ``--vars={...}``)."""
+    out, i = [], 0
+    while i < len(dbt_args):
+        flag = dbt_args[i].split("=", 1)[0]
+        if flag in PARSE_ARGS:
+            takes = PARSE_ARGS[flag] and "=" not in dbt_args[i]
+            out += dbt_args[i:i + (2 if takes else 1)]
+            i += 2 if takes else 1
+        else:
+            i += 1
+    return out
+
+
+@contextlib.contextmanager
+def _parse_beside(cmd: list[str], env: dict[str, str]):
+    """Run `dbt parse` (``cmd``) in the background while the block runs (the suites' check and landing), then wait
+    for it. dbt writes its parse to target/partial_parse.msgpack, and the `dbt build` after it reads that instead of
+    parsing the project again when nothing it depends on changed (dbt's partial parsing; it parses again itself
+    otherwise, so this can only save time): a first build, or the first after a code change, parses the whole
+    project (about 5 s on this machine), as long as the bundled suites' landing. Its output is dropped (the build
+    reports any parse error); it reads no data and does not open the warehouse file. When the block raises (a
+    suite problem, a stop), the parse is stopped."""
+    import subprocess
+    import sys
+
+    from evalhouse import paths
+
+    proc = subprocess.Popen(cmd, cwd=paths.project_dir(), env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+    try:
+        yield
+    except BaseException:
+        proc.terminate()
+        raise
+    finally:
+        proc.wait()
+
+
 def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     import os
     import sys
@@ -360,6 +424,8 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
     from evalhouse.warehouse import build_state
     from evalhouse.warehouse.published import publish as do_publish
 
+    env = _dbt_env()
+    dbt = Path(sys.executable).with_name("dbt")
     fingerprint = suites_fingerprint()
     if landing_is_current(fingerprint):
         typer.echo("suites unchanged since they were last checked and landed: check and landing skipped")
@@ -367,15 +433,16 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
         # `evalhouse suite land` in a process of its own: Python keeps the memory a large check and landing used
         # after they end (2.7 GB at a million replies), and dbt's build ran beside it. It reports any problem itself.
         # -P: the folder the build was started from is not searched first (a folder named evalhouse there would be
-        # imported instead).
-        code = _run_forwarding_stop([sys.executable, "-P", "-m", "evalhouse", "suite", "land", "--in-build"])
-        if code > 128:  # the fingerprint is written last: the next build checks and lands again
-            typer.echo(f"error: stopped while checking and landing the suites (signal {code - 128}: a stop, or the "
-                       "system ending it, e.g. out of memory); nothing built or published (the published warehouse "
-                       "is unchanged; the next build lands the suites again)", err=True)
-            raise typer.Exit(code)
-        if code != 0:
-            raise typer.Exit(code)
+        # imported instead). dbt parses the project meanwhile, on the other core (_parse_beside).
+        with _parse_beside([str(dbt), "parse", "--no-use-colors", *_parse_args(dbt_args)], env):
+            code = _run_forwarding_stop([sys.executable, "-P", "-m", "evalhouse", "suite", "land", "--in-build"])
+            if code > 128:  # the fingerprint is written last: the next build checks and lands again
+                typer.echo(f"error: stopped while checking and landing the suites (signal {code - 128}: a stop, or "
+                           "the system ending it, e.g. out of memory); nothing built or published (the published "
+                           "warehouse is unchanged; the next build lands the suites again)", err=True)
+                raise typer.Exit(code)
+            if code != 0:
+                raise typer.Exit(code)
     paths.build_db().parent.mkdir(parents=True, exist_ok=True)
     stale_caches = _stale_caches(paths.build_db())
     if stale_caches and build_state.scope_args(dbt_args) not in ([], ["--full-refresh"]):
@@ -393,16 +460,6 @@ def _build(dbt_args: list[str], publish: bool, all_nodes: bool = False) -> None:
             typer.echo(f"published {do_publish(paths.build_db(), paths.published_db())}")
         return
     build_state.clear(paths.build_db())  # a build that does not pass leaves the next one to run every node
-    env = dict(os.environ, DBT_PROFILES_DIR=os.environ.get("DBT_PROFILES_DIR", str(paths.project_dir())),
-               EVALHOUSE_PROJECT_DIR=str(paths.project_dir()), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
-    # dbt runs in the project folder: a relative path given from elsewhere is passed on as the absolute path the
-    # landing and the publish used (resolved against the folder the command was run from)
-    from evalhouse.suites.land import landing_dir
-
-    for variable, path in (("EVALHOUSE_DB", paths.build_db), ("EVALHOUSE_LANDING_DIR", landing_dir)):
-        if os.environ.get(variable):
-            env[variable] = str(path())
-    dbt = Path(sys.executable).with_name("dbt")
     # The unit tests are left out: they read given rows, not data, so they test the code, not this build's inputs;
     # `make test` runs them (`make unit-tests`), as dbt's docs advise (unit tests in development and CI, not in
     # production builds). About 6 s of the bundled build's 31 s.
