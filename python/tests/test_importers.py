@@ -199,7 +199,10 @@ def _corrupt_cases(tmp: Path):
             ("promptfoo", future, "unknown promptfoo results version 99"),
             ("inspect", ins_no, f"sample id={json.loads(INSPECT_JSON.read_text())['samples'][3]['id']} epoch="),
             ("inspect", ins_future, "unknown inspect-ai log format version 7"),
-            ("inspect", ev, "truncated")]
+            ("inspect", ev, "truncated"),
+            # an inspect-ai .eval (a zip) given to another tool's importer (trial: "not UTF-8")
+            ("promptfoo", INSPECT_EVAL, "a zip archive, not a JSON log (an inspect-ai .eval log is read with --from "
+                                        "inspect)")]
 
 
 def test_corrupted_logs_rejected_nothing_stored(tmp_path):

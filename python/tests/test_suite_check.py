@@ -573,3 +573,33 @@ def test_an_unclosed_quote_is_reported_on_the_row_that_opens_it(suite):
     (suite / "responses.csv").write_text("\n".join(lines[:2] + [opened] + lines[3:]) + "\n")
     assert messages(suite) == ["suites/team_qa/responses.csv:3:-: malformed CSV (',' expected after '\"', on line 4; "
                                "a quote opened in this row may be unclosed)"]
+
+
+def test_problems_are_reported_file_by_file_from_the_top_down(suite):
+    """`suite check` / `build` print each file's problems together, by row (a whole-file problem first), the files
+    in the order the check found them; the check's order within a row is kept (trial: a duplicate key on line 9
+    was printed before a bad score on line 3)."""
+    from evalhouse.cli.suites import report
+    from evalhouse.suites.check import Problem
+
+    problems = [Problem("suites/a/ratings.csv", 9, "response_id", "duplicate key"),
+                Problem("suites/a/suite.yml", 4, "title", "title is required"),
+                Problem("suites/a/ratings.csv", 3, "score", "score is not a decimal"),
+                Problem("suites/a/ratings.csv", 3, "criterion", "unknown criterion"),
+                Problem("suites/a/ratings.csv", 0, "", "no rows")]
+    lines: list[str] = []
+    report(problems, echo=lines.append)
+    assert lines == ["error: suites/a/ratings.csv:-:-: no rows",
+                     "error: suites/a/ratings.csv:3:score: score is not a decimal",
+                     "error: suites/a/ratings.csv:3:criterion: unknown criterion",
+                     "error: suites/a/ratings.csv:9:response_id: duplicate key",
+                     "error: suites/a/suite.yml:4:title: title is required"]
+    # a real suite: the check finds a bad value (line 5) before a duplicate key (line 3); shown by line
+    edit(suite / "ratings.csv", "q2,model_a,ana,correctness,2,", "q2,model_a,ana,correctness,two,")
+    lines = (suite / "ratings.csv").read_text().splitlines()
+    (suite / "ratings.csv").write_text("\n".join(lines[:2] + [lines[1]] + lines[2:]) + "\n")  # line 2 again
+    _, found = check_suite(suite)
+    assert [p.row for p in found] == [5, 3]
+    shown: list[str] = []
+    report(found, echo=shown.append)
+    assert [int(line.split(":")[2]) for line in shown] == [3, 5]

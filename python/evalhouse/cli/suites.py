@@ -10,7 +10,14 @@ MAX_SHOWN = 50
 
 
 def report(problems, echo=lambda s: typer.echo(s, err=True)) -> None:
-    """Print problems as file:row:column: message; after the first 50, a summary with counts per kind."""
+    """Print problems as file:row:column: message; after the first 50, a summary with counts per kind. Each file's
+    problems are shown together, its files in the order the check found them, and within a file by row (a problem
+    of the whole file, row 0, first; the check's order within a row), so the list reads from the top of each file
+    down."""
+    first_seen: dict[str, int] = {}
+    for p in problems:
+        first_seen.setdefault(p.file, len(first_seen))
+    problems = sorted(problems, key=lambda p: (first_seen[p.file], p.row))
     for p in problems[:MAX_SHOWN]:
         echo(f"error: {p}")
     if len(problems) > MAX_SHOWN:

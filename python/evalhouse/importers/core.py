@@ -128,7 +128,11 @@ def read_json_log(path: Path):
 
     try:
         with open(path, "rb") as fh:
-            return json.loads(fh.read())
+            data = fh.read()
+        if data[:4] == b"PK\x03\x04":  # a zip archive, not JSON: an inspect-ai .eval log, most likely
+            raise LogRejected(f"{path}: a zip archive, not a JSON log (an inspect-ai .eval log is read with --from "
+                              "inspect)")
+        return json.loads(data)
     except json.JSONDecodeError as exc:
         raise LogRejected(f"{path}: not valid JSON ({exc.msg}: line {exc.lineno} column {exc.colno}); is the "
                           f"file truncated?") from None
