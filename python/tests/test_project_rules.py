@@ -140,6 +140,10 @@ def test_the_macro_descriptions_name_existing_macros():
     for path in (PROJECT / "macros").glob("*.sql"):
         defined.update(("test_" if kind == "test" else "") + name for kind, name in
                        re.findall(r"\{%-?\s*(macro|test)\s+([a-z_0-9]+)\s*\(", path.read_text()))
+        # a materialization is the macro materialization_<name>_<adapter>
+        defined.update(f"materialization_{name}_{adapter}" for name, adapter in
+                       re.findall(r"\{%-?\s*materialization\s+([a-z_0-9]+)\s*,\s*adapter\s*=\s*['\"]([a-z_0-9]+)['\"]",
+                                  path.read_text()))
     assert sorted(described - defined) == []
 
 
