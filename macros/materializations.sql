@@ -51,10 +51,7 @@
       alter table {{ intermediate_relation }} rename to {{ adapter.quote(target_relation.identifier) }};
     {%- endcall %}
   {% endif %}
-  {{ run_hooks(post_hooks, inside_transaction=True) }}
-  {% do persist_docs(target_relation, model) %}
-  {{ adapter.commit() }}
-  {{ run_hooks(post_hooks, inside_transaction=False) }}
+  {{ evalhouse_finish_relation(target_relation) }}
   {{ return({'relations': [target_relation]}) }}
 {% endmaterialization %}
 
@@ -67,12 +64,18 @@
     {{ evalhouse_drop_existing(existing_relation) }}
     {{ get_create_view_as_sql(target_relation, sql) }}
   {%- endcall %}
-  {{ run_hooks(post_hooks, inside_transaction=True) }}
-  {% do persist_docs(target_relation, model) %}
-  {{ adapter.commit() }}
-  {{ run_hooks(post_hooks, inside_transaction=False) }}
+  {{ evalhouse_finish_relation(target_relation) }}
   {{ return({'relations': [target_relation]}) }}
 {% endmaterialization %}
+
+{#- evalhouse_finish_relation(relation): the end of both materializations: post-hooks inside the transaction, the
+    model's docs, the commit, post-hooks after it. -#}
+{% macro evalhouse_finish_relation(relation) -%}
+  {{ run_hooks(post_hooks, inside_transaction=True) }}
+  {% do persist_docs(relation, model) %}
+  {{ adapter.commit() }}
+  {{ run_hooks(post_hooks, inside_transaction=False) }}
+{%- endmacro %}
 
 {#- evalhouse_drop_existing(relation): `drop <table|view> if exists <relation>;`, nothing when relation is none. -#}
 {% macro evalhouse_drop_existing(relation) -%}

@@ -66,7 +66,9 @@ def test_relations_are_replaced_in_place_and_a_failed_model_keeps_its_table(proj
                "identifier=this.identifier) %}\n"
                "select {% if old is not none %}(select max(n) from {{ this }}) + {% endif %}1 as n\n")
     _write(project, {
-        "m_table.sql": "{{ config(materialized='table') }} select 1 as a",
+        "m_table.sql": "{{ config(materialized='table', post_hook=['create table hook_in as select 1 as ran', "
+                       "{'sql': 'create table hook_after as select count(*) as n from {{ this }}', "
+                       "'transaction': false}]) }} select 1 as a",
         "m_view.sql": "{{ config(materialized='view') }} select a + 1 as b from {{ ref('m_table') }}",
         "m_counter.sql": counter,
         "m_contract.sql": "{{ config(materialized='table') }} select 1 as id, 'x' as label",
@@ -78,7 +80,11 @@ def test_relations_are_replaced_in_place_and_a_failed_model_keeps_its_table(proj
     db = project / "mat.duckdb"
     with duckdb.connect(str(db), read_only=True) as con:
         assert _relations(con) == {"m_table": "BASE TABLE", "m_view": "VIEW", "m_counter": "BASE TABLE",
-                                   "m_contract": "BASE TABLE", "m_py": "BASE TABLE"}
+                                   "m_contract": "BASE TABLE", "m_py": "BASE TABLE", "hook_in": "BASE TABLE",
+                                   "hook_after": "BASE TABLE"}
+        # the post-hooks ran, inside the transaction and after the commit (which sees the new table)
+        assert con.execute("select ran from hook_in").fetchall() == [(1,)]
+        assert con.execute("select n from hook_after").fetchall() == [(1,)]
         assert con.execute("select b from m_view").fetchall() == [(2,)]
         assert con.execute("select n from m_counter").fetchall() == [(1,)]
 
@@ -94,7 +100,8 @@ def test_relations_are_replaced_in_place_and_a_failed_model_keeps_its_table(proj
     assert res.returncode == 0, res.stdout[-3000:]
     with duckdb.connect(str(db), read_only=True) as con:
         assert _relations(con) == {"m_table": "VIEW", "m_view": "BASE TABLE", "m_counter": "BASE TABLE",
-                                   "m_contract": "BASE TABLE", "m_py": "BASE TABLE"}
+                                   "m_contract": "BASE TABLE", "m_py": "BASE TABLE", "hook_in": "BASE TABLE",
+                                   "hook_after": "BASE TABLE"}
         assert con.execute("select b from m_view").fetchall() == [(6,)]
         assert con.execute("select n from m_counter").fetchall() == [(2,)]
         assert con.execute("select * from m_contract").fetchall() == [(2, "y")]
