@@ -82,7 +82,8 @@ def test_relations_are_replaced_in_place_and_a_failed_model_keeps_its_table(proj
         assert _relations(con) == {"m_table": "BASE TABLE", "m_view": "VIEW", "m_counter": "BASE TABLE",
                                    "m_contract": "BASE TABLE", "m_py": "BASE TABLE", "hook_in": "BASE TABLE",
                                    "hook_after": "BASE TABLE"}
-        # the post-hooks ran, inside the transaction and after the commit (which sees the new table)
+        # both post-hooks ran: the one inside the model's transaction and the one after its commit, which reads
+        # the new table
         assert con.execute("select ran from hook_in").fetchall() == [(1,)]
         assert con.execute("select n from hook_after").fetchall() == [(1,)]
         assert con.execute("select b from m_view").fetchall() == [(2,)]
