@@ -2,37 +2,67 @@
   unique_combination: the grain test of a model. No two rows share the same values of `columns` (a list of column
   names; one column is the plain `unique` test). NULLs compare as equal, so a NULL in a key column is a duplicate
   of another NULL. Fails with one row per duplicated key and its row count n_rows.
+  not_null (a list of column names, optional): these columns must not be NULL either, checked in the same test on
+  the same rows (one test node instead of a not_null test per column; each node costs dbt 25-80 ms however small
+  its query). With it, every failing row also says what failed in `problem`: 'duplicate key', or 'NULL in ' and the
+  NULL columns (one row per key and set of NULL columns, n_rows the rows that have it).
   On an incremental rating-chain model that this `dbt build` ran incrementally, only the rows it recomputed are
-  checked (rating_chain_test_filter); every other run checks every row.
+  checked for duplicates (rating_chain_test_filter); every other run checks every row. The NULL check always reads
+  every row: the restriction names its rows by a key column, and a row whose key is NULL would escape it.
   view_of (a ref), for a view that selects every row of one table with the key columns as they are (fct_ratings of
   int_ratings, fct_criterion_scores of int_effective_scores): the table's own grain test on the same columns already
   checks the key, so this test checks what the view adds: that it has exactly the table's rows (a join that repeats
   rows or a filter fails, with both counts), and, when compiled, that the table has that grain test (a compilation
-  error otherwise). Two counts instead of grouping the 8M rows again at a million replies (2-3 s a test).
+  error otherwise), with not_null covering this test's not_null columns. Two counts instead of grouping the 8M rows
+  again at a million replies (2-3 s a test).
 -#}
-{% test unique_combination(model, columns, view_of=none) %}
+{% test unique_combination(model, columns, view_of=none, not_null=none) %}
   {%- if view_of is none -%}
-{{ unique_combination_sql(model, columns, rating_chain_test_filter(model, columns)) }}
+{{ grain_test_sql(model, columns, not_null or [], rating_chain_test_filter(model, columns)) }}
   {%- else -%}
-{{ same_rows_as_grain_tested(model, columns, view_of) }}
+{{ same_rows_as_grain_tested(model, columns, view_of, not_null or []) }}
   {%- endif -%}
 {% endtest %}
 
-{% macro same_rows_as_grain_tested(model, columns, view_of) -%}
+{% macro grain_test_sql(model, columns, not_null, filter) -%}
+  {%- if not_null | length == 0 -%}
+{{ unique_combination_sql(model, columns, filter) }}
+  {%- else -%}
+select duplicates.*, 'duplicate key' as problem
+from ({{ unique_combination_sql(model, columns, filter) }}) as duplicates
+
+union all
+
+select {{ columns | join(', ') }}, count(*) as n_rows, problem
+from (
+    select
+        {{ columns | join(', ') }},
+        'NULL in ' || concat_ws(', '{% for column in not_null %}, case when {{ column }} is null then '{{ column }}' end{% endfor %}) as problem
+    from {{ model }}
+    where {% for column in not_null %}{{ column }} is null{% if not loop.last %} or {% endif %}{% endfor %}
+) as null_rows
+group by {{ columns | join(', ') }}, problem
+  {%- endif -%}
+{%- endmacro %}
+
+{% macro same_rows_as_grain_tested(model, columns, view_of, not_null=[]) -%}
   {%- if execute -%}
     {%- set found = [] -%}
     {%- for node in graph.nodes.values() -%}
       {%- set meta = node.test_metadata if node.resource_type == 'test' and node.test_metadata else none -%}
       {%- if meta and node.attached_node and node.attached_node.split('.')[-1] == view_of.identifier
             and meta.kwargs.get('view_of') is none
-            and ((meta.name == 'unique_combination' and meta.kwargs.get('columns') == columns)
-                 or (meta.name == 'unique' and [meta.kwargs.get('column_name')] == columns)) -%}
+            and ((meta.name == 'unique_combination' and meta.kwargs.get('columns') == columns
+                  and not_null | reject('in', meta.kwargs.get('not_null') or []) | list | length == 0)
+                 or (meta.name == 'unique' and [meta.kwargs.get('column_name')] == columns
+                     and not_null | length == 0)) -%}
         {%- do found.append(node.name) -%}
       {%- endif -%}
     {%- endfor -%}
     {%- if found | length == 0 -%}
       {{ exceptions.raise_compiler_error("unique_combination on " ~ model.identifier ~ " with view_of "
           ~ view_of.identifier ~ ": " ~ view_of.identifier ~ " has no grain test on " ~ columns | join(', ')
+          ~ (" with not_null covering " ~ not_null | join(', ') if not_null else "")
           ~ " (unique_combination with these columns, or unique): add it there, or drop view_of") }}
     {%- endif -%}
   {%- endif -%}

@@ -1,5 +1,6 @@
 """The grain test's query (macros/unique_combination.sql) as dbt compiles it for DuckDB, run on a small table whose
-expected failures are written out by hand: duplicated keys, NULLs that compare equal, a where clause."""
+expected failures are written out by hand: duplicated keys, NULLs that compare equal, a where clause, and the
+columns that must not be NULL (not_null), checked in the same query."""
 from __future__ import annotations
 
 import duckdb
@@ -44,6 +45,37 @@ def test_one_column_is_grouped_as_it_is(con):
     assert _failures(con, sql) == sorted([(1, 4), (None, 4), (2, 2)], key=repr)
 
 
+def _compiled_with_not_null(columns: list[str], not_null: list[str], where: str = "") -> str:
+    res = compile_inline(f"{{{{ grain_test_sql('keys', {columns!r}, {not_null!r}, {where!r}) }}}}")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return res.stdout
+
+
+def test_not_null_columns_fail_with_the_key_and_what_is_null(con):
+    """One row per key and set of NULL columns, with its row count; duplicates say 'duplicate key'."""
+    got = _failures(con, _compiled_with_not_null(["a", "b"], ["a", "b"]))
+    assert got == sorted([
+        (1, "x", 3, "duplicate key"), (None, "y", 2, "duplicate key"), (None, None, 2, "duplicate key"),
+        (None, "y", 2, "NULL in a"), (None, None, 2, "NULL in a, b"), (2, None, 1, "NULL in b"),
+    ], key=repr)
+    # only b must not be NULL: the rows with a NULL a are not reported for it
+    got = _failures(con, _compiled_with_not_null(["a"], ["b"]))
+    assert got == sorted([(1, 4, "duplicate key"), (None, 4, "duplicate key"), (2, 2, "duplicate key"),
+                          (None, 2, "NULL in b"), (2, 1, "NULL in b")], key=repr)
+
+
+def test_the_null_check_reads_every_row_whatever_the_restriction(con):
+    """The where clause (an incremental chain run's recomputed rows) restricts the duplicate check only: a row whose
+    restricting key is NULL would escape it."""
+    got = _failures(con, _compiled_with_not_null(["a", "b"], ["a"], "where a = 1"))
+    assert got == sorted([(1, "x", 3, "duplicate key"), (None, "y", 2, "NULL in a"),
+                          (None, None, 2, "NULL in a")], key=repr)
+
+
+def test_no_not_null_columns_is_the_plain_grain_query(con):
+    assert _compiled_with_not_null(["a", "b"], []) == _compiled(["a", "b"])
+
+
 def test_a_view_of_a_grain_tested_table_is_checked_by_its_row_count():
     """unique_combination with view_of: the view's rows are counted against the table's (both counts on failure),
     and only when the table has a grain test on the same columns."""
@@ -65,3 +97,12 @@ def test_a_view_of_a_grain_tested_table_is_checked_by_its_row_count():
     bad = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['rating_id'], ref('int_responses')) }}")
     assert bad.returncode != 0
     assert "int_responses has no grain test on rating_id" in bad.stdout + bad.stderr
+    # with not_null, the table's grain test must check those columns too (int_ratings' does: rating_id)
+    ok = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['suite', 'source_file', 'source_row'], "
+                        "ref('int_ratings'), ['rating_id']) }}")
+    assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-3000:]
+    bad = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['suite', 'source_file', 'source_row'], "
+                         "ref('int_ratings'), ['rating_id', 'rater_id']) }}")
+    assert bad.returncode != 0
+    assert ("int_ratings has no grain test on suite, source_file, source_row with not_null covering rating_id, "
+            "rater_id") in bad.stdout + bad.stderr
