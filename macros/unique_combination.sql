@@ -12,11 +12,18 @@
   view_of (a ref), for a view that selects every row of one table with the key columns as they are (fct_ratings of
   int_ratings, fct_criterion_scores of int_effective_scores): the table's own grain test on the same columns already
   checks the key, so this test checks what the view adds: that it has exactly the table's rows (a join that repeats
-  rows or a filter fails, with both counts), and, when compiled, that the table has that grain test (a compilation
-  error otherwise), with not_null covering this test's not_null columns. Two counts instead of grouping the 8M rows
+  rows or a filter fails, with both counts), and, when compiled, that the table has that grain test, on the same
+  columns in any order, with not_null covering this test's not_null columns (a compilation error naming what is
+  missing otherwise). Two counts instead of grouping the 8M rows
   again at a million replies (2-3 s a test).
 -#}
 {% test unique_combination(model, columns, view_of=none, not_null=none) %}
+  {%- for name, value in [('columns', columns), ('not_null', not_null or [])] -%}
+    {%- if value is string or value is mapping or value is not iterable -%}
+      {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ ": " ~ name ~ " must be a list of column "
+          ~ "names, as in " ~ name ~ ": [" ~ value ~ "] (got " ~ value ~ ")") }}
+    {%- endif -%}
+  {%- endfor -%}
   {%- if view_of is none -%}
 {{ grain_test_sql(model, columns, not_null or [], rating_chain_test_filter(model, columns)) }}
   {%- else -%}
@@ -47,23 +54,28 @@ group by {{ columns | join(', ') }}, problem
 
 {% macro same_rows_as_grain_tested(model, columns, view_of, not_null=[]) -%}
   {%- if execute -%}
+    {#- the table's grain tests on the same columns (in any order), each with the not_null columns it lacks -#}
     {%- set found = [] -%}
     {%- for node in graph.nodes.values() -%}
       {%- set meta = node.test_metadata if node.resource_type == 'test' and node.test_metadata else none -%}
       {%- if meta and node.attached_node and node.attached_node.split('.')[-1] == view_of.identifier
-            and meta.kwargs.get('view_of') is none
-            and ((meta.name == 'unique_combination' and meta.kwargs.get('columns') == columns
-                  and not_null | reject('in', meta.kwargs.get('not_null') or []) | list | length == 0)
-                 or (meta.name == 'unique' and [meta.kwargs.get('column_name')] == columns
-                     and not_null | length == 0)) -%}
-        {%- do found.append(node.name) -%}
+            and meta.kwargs.get('view_of') is none -%}
+        {%- if meta.name == 'unique_combination' and meta.kwargs.get('columns') | sort == columns | sort -%}
+          {%- do found.append(not_null | reject('in', meta.kwargs.get('not_null') or []) | list) -%}
+        {%- elif meta.name == 'unique' and [meta.kwargs.get('column_name')] == columns -%}
+          {%- do found.append(not_null) -%}
+        {%- endif -%}
       {%- endif -%}
     {%- endfor -%}
     {%- if found | length == 0 -%}
       {{ exceptions.raise_compiler_error("unique_combination on " ~ model.identifier ~ " with view_of "
           ~ view_of.identifier ~ ": " ~ view_of.identifier ~ " has no grain test on " ~ columns | join(', ')
-          ~ (" with not_null covering " ~ not_null | join(', ') if not_null else "")
           ~ " (unique_combination with these columns, or unique): add it there, or drop view_of") }}
+    {%- elif found | select('equalto', []) | list | length == 0 -%}
+      {{ exceptions.raise_compiler_error("unique_combination on " ~ model.identifier ~ " with view_of "
+          ~ view_of.identifier ~ ": the grain test of " ~ view_of.identifier ~ " on " ~ columns | join(', ')
+          ~ " does not check " ~ found[0] | join(', ') ~ " for NULLs: add them to its not_null, or drop them "
+          ~ "from this test's not_null") }}
     {%- endif -%}
   {%- endif -%}
 select view_rows.n_rows as n_rows, table_rows.n_rows as n_rows_of_table

@@ -101,8 +101,24 @@ def test_a_view_of_a_grain_tested_table_is_checked_by_its_row_count():
     ok = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['suite', 'source_file', 'source_row'], "
                         "ref('int_ratings'), ['rating_id']) }}")
     assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-3000:]
+    # the same key in another order is the same grain test
+    ok = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['source_file', 'suite', 'source_row'], "
+                        "ref('int_ratings'), ['rating_id']) }}")
+    assert ok.returncode == 0, ok.stdout[-3000:] + ok.stderr[-3000:]
     bad = compile_inline("{{ same_rows_as_grain_tested(ref('fct_ratings'), ['suite', 'source_file', 'source_row'], "
                          "ref('int_ratings'), ['rating_id', 'rater_id']) }}")
     assert bad.returncode != 0
-    assert ("int_ratings has no grain test on suite, source_file, source_row with not_null covering rating_id, "
-            "rater_id") in bad.stdout + bad.stderr
+    assert ("the grain test of int_ratings on suite, source_file, source_row does not check rater_id for NULLs: add "
+            "them to its not_null, or drop them from this test's not_null") in bad.stdout + bad.stderr
+
+
+@pytest.mark.parametrize("argument", ["columns", "not_null"])
+def test_a_column_name_where_a_list_is_expected_is_refused(argument):
+    """`not_null: item_id` (no brackets) would check each character as a column: the test says what to write, when
+    dbt parses it."""
+    kwargs = {"columns": "['item_id']", "not_null": "['item_id']", argument: "'item_id'"}
+    res = compile_inline("{{ test_unique_combination(model=ref('dim_items'), columns=" + kwargs["columns"]
+                         + ", not_null=" + kwargs["not_null"] + ") }}")
+    assert res.returncode != 0
+    assert (f"{argument} must be a list of column names, as in {argument}: [item_id] (got item_id)"
+            in res.stdout + res.stderr), res.stdout + res.stderr

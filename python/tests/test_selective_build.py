@@ -385,6 +385,38 @@ def test_store_ratings_that_cannot_count_build_with_a_warning(project):
             ("missing",)]
 
 
+def test_a_null_key_fails_the_grain_test_which_names_it_and_how_to_recover(project):
+    """A key column set to NULL by hand in an incremental mart: the build (every node) fails at the model's grain
+    test, which prints the row (its key and problem 'NULL in criterion', the not_null columns being checked in the
+    same test) and says that an incremental model keeps such rows until a --full-refresh of it, which recovers."""
+    dst, run = project
+    with duckdb.connect(str(_db(dst))) as con:
+        suite, task, rubric, version, criterion = con.execute(
+            "select suite, task, rubric_id, rubric_version, criterion from fct_interrater_reliability "
+            "order by all limit 1").fetchone()
+        con.execute("update fct_interrater_reliability set criterion = null where suite = ? and rubric_id = ? "
+                    "and rubric_version = ? and criterion = ? and task is not distinct from ?",
+                    [suite, rubric, version, criterion, task])
+    env = dict(os.environ, EVALHOUSE_PROJECT_DIR=str(dst), DBT_PROFILES_DIR=str(dst))
+    for variable in ("EVALHOUSE_DB", "EVALHOUSE_PUBLISHED_DB", "EVALHOUSE_LANDING_DIR"):
+        env.pop(variable, None)
+    res = subprocess.run([str(BIN / "evalhouse"), "build", "--no-publish", "--all-nodes"], cwd=dst, env=env,
+                         capture_output=True, text=True)
+    assert res.returncode != 0
+    failed = [line.split("  ", 1)[1] for line in res.stdout.splitlines() if "Failure in test" in line]
+    assert len(failed) == 1 and failed[0].startswith("Failure in test unique_combination_fct_interrater_reliability_"), \
+        res.stdout[-4000:]
+    assert (f"its failing rows:\n  suite={suite}; task={task}; rubric_id={rubric}; rubric_version={version}; "
+            "criterion=None; n_rows=1; problem=NULL in criterion\n") in res.stderr, res.stderr[-4000:]
+    assert ("(fct_interrater_reliability is incremental: a build recomputes only the rows whose inputs changed, so "
+            "rows at fault that no input explains (a hand edit of the build file) stay until `evalhouse build "
+            "--full-refresh -s fct_interrater_reliability` recomputes it)") in res.stderr, res.stderr[-4000:]
+    run("--full-refresh", "-s", "fct_interrater_reliability")
+    with duckdb.connect(str(_db(dst)), read_only=True) as con:
+        assert con.execute("select count(*) from fct_interrater_reliability where criterion is null").fetchone() \
+            == (0,)
+
+
 def test_dbt_arguments_leave_the_next_build_to_run_every_node(project):
     dst, run = project
     out = run("--select", "dim_rounds")

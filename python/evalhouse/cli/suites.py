@@ -345,6 +345,7 @@ def _show_failing_rows(run_results, db, limit: int = 5, status: str = "fail") ->
         if not failed:
             return
         kind = "failing" if status == "fail" else "warning"
+        incremental = _incremental_models_tested(run_results.with_name("manifest.json"), failed)
         with duckdb.connect(str(db), read_only=True) as con:
             for r in failed:
                 cur = con.execute(f"select * from (\n{r['compiled_code']}\n) as failing limit {limit + 1}")
@@ -354,8 +355,30 @@ def _show_failing_rows(run_results, db, limit: int = 5, status: str = "fail") ->
                 typer.echo(f"{r['unique_id'].split('.')[2]}: {more} {kind} rows:", err=True)
                 for row in rows[:limit]:
                     typer.echo("  " + "; ".join(f"{n}={v}" for n, v in zip(names, row, strict=True)), err=True)
+                model = incremental.get(r["unique_id"])
+                if model and status == "fail":
+                    typer.echo(f"  ({model} is incremental: a build recomputes only the rows whose inputs changed, "
+                               "so rows at fault that no input explains (a hand edit of the build file) stay until "
+                               f"`evalhouse build --full-refresh -s {model}` recomputes it)", err=True)
     except (OSError, ValueError, KeyError, duckdb.Error):
         return
+
+
+def _incremental_models_tested(manifest, tests: list[dict]) -> dict[str, str]:
+    """{test unique_id: name of the incremental model it tests} for those of ``tests`` (run_results entries) that
+    test one; empty when dbt's manifest.json cannot be read."""
+    import json
+
+    try:
+        nodes = json.loads(manifest.read_text())["nodes"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    out = {}
+    for r in tests:
+        attached = nodes.get(nodes.get(r["unique_id"], {}).get("attached_node") or "", {})
+        if attached.get("config", {}).get("materialized") == "incremental":
+            out[r["unique_id"]] = attached["name"]
+    return out
 
 
 def _dbt_env() -> dict[str, str]:
