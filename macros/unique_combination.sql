@@ -14,8 +14,8 @@
   checks the key, so this test checks what the view adds: that it has exactly the table's rows (a join that repeats
   rows or a filter fails, with both counts), and, when compiled, that the table has that grain test, on the same
   columns in any order, with not_null covering this test's not_null columns (a compilation error naming what is
-  missing otherwise). Two counts instead of grouping the 8M rows
-  again at a million replies (2-3 s a test).
+  missing otherwise). Two counts instead of grouping the 8M rows again at a million replies (2-3 s a test).
+  columns and not_null must be lists: a bare name (`not_null: item_id`) is refused when dbt parses the project.
 -#}
 {% test unique_combination(model, columns, view_of=none, not_null=none) %}
   {%- for name, value in [('columns', columns), ('not_null', not_null or [])] -%}
