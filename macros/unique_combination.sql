@@ -15,26 +15,67 @@
   rows or a filter fails, with both counts), and, when compiled, that the table has that grain test, on the same
   columns in any order, with not_null covering this test's not_null columns (a compilation error naming what is
   missing otherwise). Two counts instead of grouping the 8M rows again at a million replies (2-3 s a test).
-  columns and not_null must be lists: a bare name (`not_null: item_id`) is refused when dbt parses the project.
+  accepted_values (a mapping of column name to the list of text values it may hold, optional): each such column
+  holds one of its values or NULL (dbt's accepted_values test, quoted values, in the same query and node). A row
+  that breaks it fails with problem '<column> not accepted: <value>'. Read like not_null: every row, in one pass.
+  columns and not_null must be lists, accepted_values a mapping of lists: anything else (`not_null: item_id`) is
+  refused when dbt parses the project. With view_of, not_null only: put accepted_values on the table.
 -#}
-{% test unique_combination(model, columns, view_of=none, not_null=none) %}
+{% test unique_combination(model, columns, view_of=none, not_null=none, accepted_values=none) %}
   {%- for name, value in [('columns', columns), ('not_null', not_null or [])] -%}
     {%- if value is string or value is mapping or value is not iterable -%}
       {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ ": " ~ name ~ " must be a list of column "
           ~ "names, as in " ~ name ~ ": [" ~ value ~ "] (got " ~ value ~ ")") }}
     {%- endif -%}
   {%- endfor -%}
+  {%- if accepted_values is not none and accepted_values is not mapping -%}
+    {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ ": accepted_values must map each column "
+        ~ "to its values, as in accepted_values: {status: [ok, failed]} (got " ~ accepted_values ~ ")") }}
+  {%- endif -%}
+  {%- for column, values in (accepted_values or {}).items() -%}
+    {%- if values is string or values is mapping or values is not iterable or values | length == 0 -%}
+      {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ ": accepted_values of " ~ column
+          ~ " must be a list of values, as in accepted_values: {" ~ column ~ ": [a, b]} (got " ~ values ~ ")") }}
+    {%- endif -%}
+  {%- endfor -%}
   {%- if view_of is none -%}
-{{ grain_test_sql(model, columns, not_null or [], rating_chain_test_filter(model, columns)) }}
+{{ grain_test_sql(model, columns, not_null or [], rating_chain_test_filter(model, columns), accepted_values or {}) }}
+  {%- elif accepted_values -%}
+    {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ " with view_of: accepted_values is "
+        ~ "checked on the table (" ~ view_of ~ "), not on the view") }}
   {%- else -%}
 {{ same_rows_as_grain_tested(model, columns, view_of, not_null or []) }}
   {%- endif -%}
 {% endtest %}
 
-{% macro grain_test_sql(model, columns, not_null, filter) -%}
-  {%- if not_null | length == 0 -%}
+{% macro grain_test_sql(model, columns, not_null, filter, accepted_values={}) -%}
+  {%- if not_null | length == 0 and accepted_values | length == 0 -%}
 {{ unique_combination_sql(model, columns, filter) }}
   {%- else -%}
+    {%- set checks = [] -%}
+    {%- set found = [] -%}
+    {%- if not_null | length > 0 -%}
+      {%- set any_null -%}
+        {%- for column in not_null %}{{ column }} is null{% if not loop.last %} or {% endif %}{% endfor -%}
+      {%- endset -%}
+      {%- set names = [] -%}
+      {%- for column in not_null -%}
+        {%- do names.append(", case when " ~ column ~ " is null then '" ~ column ~ "' end") -%}
+      {%- endfor -%}
+      {%- do found.append(any_null) -%}
+      {%- do checks.append("case when " ~ any_null ~ " then 'NULL in ' || concat_ws(', '" ~ names | join('')
+                           ~ ") end") -%}
+    {%- endif -%}
+    {%- for column, values in accepted_values.items() -%}
+      {%- set quoted = [] -%}
+      {%- for value in values -%}
+        {%- do quoted.append("'" ~ (value | string | replace("'", "''")) ~ "'") -%}
+      {%- endfor -%}
+      {%- set refused = column ~ " not in (" ~ quoted | join(', ') ~ ")" -%}
+      {%- do found.append(refused) -%}
+      {%- do checks.append("case when " ~ refused ~ " then '" ~ column ~ " not accepted: ' || cast(" ~ column
+                           ~ " as string) end") -%}
+    {%- endfor -%}
 select duplicates.*, 'duplicate key' as problem
 from ({{ unique_combination_sql(model, columns, filter) }}) as duplicates
 
@@ -44,10 +85,11 @@ select {{ columns | join(', ') }}, count(*) as n_rows, problem
 from (
     select
         {{ columns | join(', ') }},
-        'NULL in ' || concat_ws(', '{% for column in not_null %}, case when {{ column }} is null then '{{ column }}' end{% endfor %}) as problem
+    {%- set problem = checks[0] if checks | length == 1 else "concat_ws('; ', " ~ checks | join(', ') ~ ")" %}
+        {{ problem }} as problem
     from {{ model }}
-    where {% for column in not_null %}{{ column }} is null{% if not loop.last %} or {% endif %}{% endfor %}
-) as null_rows
+    where {{ found | join(' or ') }}
+) as row_problems
 group by {{ columns | join(', ') }}, problem
   {%- endif -%}
 {%- endmacro %}

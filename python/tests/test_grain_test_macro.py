@@ -122,3 +122,35 @@ def test_a_column_name_where_a_list_is_expected_is_refused(argument):
     assert res.returncode != 0
     assert (f"{argument} must be a list of column names, as in {argument}: [item_id] (got item_id)"
             in res.stdout + res.stderr), res.stdout + res.stderr
+
+
+def _compiled_with_accepted(columns: list[str], not_null: list[str], accepted: dict, where: str = "") -> str:
+    res = compile_inline(f"{{{{ grain_test_sql('keys', {columns!r}, {not_null!r}, {where!r}, {accepted!r}) }}}}")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return res.stdout
+
+
+def test_accepted_values_fail_with_the_key_and_the_value(con):
+    """A value outside the list fails with '<column> not accepted: <value>', one row per key and problem; a NULL is
+    accepted (as dbt's accepted_values); a row with a NULL and a refused value says both."""
+    got = _failures(con, _compiled_with_accepted(["a"], [], {"b": ["x"]}))
+    assert got == sorted([(1, 4, "duplicate key"), (None, 4, "duplicate key"), (2, 2, "duplicate key"),
+                          (None, 2, "b not accepted: y"), (1, 1, "b not accepted: y")], key=repr)
+    got = _failures(con, _compiled_with_accepted(["a", "b"], ["a"], {"b": ["y"]}, "where a = 2"))
+    assert got == sorted([(None, "y", 2, "NULL in a"), (None, None, 2, "NULL in a"),
+                          (1, "x", 3, "b not accepted: x"), (2, "x", 1, "b not accepted: x")], key=repr)
+    got = _failures(con, _compiled_with_accepted(["b"], ["a"], {"b": ["x"]}))
+    assert ("y", 2, "NULL in a; b not accepted: y") in got and ("y", 3, "duplicate key") in got, got
+    # a quote in a value is a value, and a value list with every value present fails nothing
+    assert _failures(con, _compiled_with_accepted(["a", "b"], [], {"b": ["x", "y", "it's"]}, "where false")) == []
+
+
+@pytest.mark.parametrize("accepted, says", [
+    ("['x', 'y']", "accepted_values must map each column to its values, as in accepted_values: {status: [ok, failed]}"),
+    ("{'b': 'x'}", "accepted_values of b must be a list of values, as in accepted_values: {b: [a, b]} (got x)"),
+])
+def test_accepted_values_not_a_mapping_of_lists_is_refused(accepted, says):
+    res = compile_inline("{{ test_unique_combination(model=ref('dim_items'), columns=['item_id'], accepted_values="
+                         + accepted + ") }}")
+    assert res.returncode != 0
+    assert says in res.stdout + res.stderr, res.stdout + res.stderr

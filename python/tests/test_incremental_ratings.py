@@ -340,3 +340,41 @@ def test_grain_tests_check_the_recomputed_rows(project):
     assert _query(dst, f"select count(*) from int_reply_scores where response_id = '{rid}'") == [(n,)]
     res = subprocess.run([str(BIN / "dbt"), "test", *grain], cwd=dst, env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout[-3000:]
+
+
+def test_suite_groups_are_kept_until_the_landing_changes(project):
+    """int_rating_groups keeps the suites' groups while their rating rows come from the same landing (the
+    fingerprint in the landed file's metadata) and hashes the ratings store's again in every run. A suite group's
+    hash altered behind dbt's back shows it: a store-only change leaves it altered (kept, not hashed again); an
+    edited suite ratings file lands again and hashes every suite group, the altered one included, and the build
+    equals a full one."""
+    dst, run = project
+    ratings = dst / "suites" / "larkfield" / "ratings.csv"
+    with ratings.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    first = rows[0]
+    suite_file = _query(dst, "select distinct source_file from int_rating_groups where suite = 'larkfield' "
+                             "and rows_fingerprint is not null")
+    assert suite_file == [("suites/larkfield/ratings.csv",)], suite_file
+    with duckdb.connect(str(_db(dst))) as con:
+        con.execute("update int_rating_groups set content_hash = 'altered' where source_file = ? "
+                    "and response_id = ?", [suite_file[0][0], first["response_id"]])
+    known = _larkfield_ratings(dst)[:1]
+    _write_store_file(dst, "20260306T000000Z_second_reader.csv", [
+        {"response_id": rid, "rater_id": "second_reader", "criterion": crit, "rubric_version": ver,
+         "score": score, "rated_at": "2026-03-06T00:00:00"} for rid, crit, ver, score in known])
+    run(*SELECT)
+    assert _query(dst, "select count(*) from int_rating_groups where content_hash = 'altered'") == [(1,)]
+    assert _query(dst, "select count(*) from int_rating_groups where source_file like '%20260306T000000Z%'") \
+        == [(1,)]
+    # an edited suite rating: the larkfield response's score in the suite's own file
+    first["score"] = str((int(first["score"]) + 1) % 3)
+    with ratings.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    _rebuild_and_compare(project)
+    assert _query(dst, "select count(*) from int_rating_groups where content_hash = 'altered'") == [(0,)]
+    assert _query(dst, "select score from int_ratings where source_file = 'suites/larkfield/ratings.csv' and "
+                       f"response_id = '{first['response_id']}' and rater_id = '{first['rater_id']}' and "
+                       f"criterion = '{first['criterion']}'") == [(int(first["score"]),)]
