@@ -19,6 +19,7 @@ faithful_cot_gsm8k     numeric_fact                           :mod:`evalhouse.ru
 """
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from typing import Any
 
 from evalhouse.rules.faithful_cot import faithful_cot_gsm8k, faithful_cot_gsm8k_answer
 from evalhouse.rules.house import house_exact, house_tolerance
-from evalhouse.rules.tatqa import tatqa_official
+from evalhouse.rules.tatqa import TatqaScore, tatqa_official
 
 __all__ = ["RuleSpec", "RULES", "GOLD_KINDS", "RuleOutcome", "apply_rule"]
 
@@ -73,6 +74,23 @@ def _json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _tatqa_score(kind: str, answer_type: str | None, gold_value: str, gold_json: str | None, gold_scale: str | None,
+                 reply_text: str | None, reply_json: str | None, reply_scale: str | None) -> TatqaScore | None:
+    """The official TAT-QA score of one gold fact x reply (apply_rule's reading of the row's fields), None when
+    nothing was reported (the reply, as JSON or text, is NULL). EM and F1 come from the same comparison, so the two
+    rules of a fact x reply share one call (a pure function of its text arguments; the result is immutable)."""
+    default_type = {"numeric_fact": "arithmetic", "string_fact": "span", "span_list_fact": "multi-span"}[kind]
+    answer_type = answer_type or default_type
+    gold = _json(gold_json)
+    if gold is None:
+        gold = [gold_value] if answer_type in ("span", "multi-span") else gold_value
+    reply = _json(reply_json) if reply_json is not None else reply_text
+    if reply is None:
+        return None
+    return tatqa_official(gold, answer_type, gold_scale or "", reply, reply_scale or "")
+
+
 def apply_rule(rule: str, row: Mapping[str, Any]) -> RuleOutcome:
     """Score one gold fact x reply under ``rule``.
 
@@ -102,15 +120,10 @@ def apply_rule(rule: str, row: Mapping[str, Any]) -> RuleOutcome:
         status = "scored" if parsed.value is not None else parsed.status
         return RuleOutcome(1.0 if ok else 0.0, None if parsed.value is None else str(parsed.value), status)
     # TAT-QA official EM / F1
-    default_type = {"numeric_fact": "arithmetic", "string_fact": "span", "span_list_fact": "multi-span"}[kind]
-    answer_type = row.get("answer_type") or default_type
-    gold = _json(row.get("gold_json"))
-    if gold is None:
-        gold = [row["gold_value"]] if answer_type in ("span", "multi-span") else row["gold_value"]
-    reply = _json(row.get("reply_json")) if row.get("reply_json") is not None else reply_text
-    if reply is None:
+    s = _tatqa_score(kind, row.get("answer_type"), row["gold_value"], row.get("gold_json"), row.get("gold_scale"),
+                     reply_text, row.get("reply_json"), row.get("reply_scale"))
+    if s is None:
         return RuleOutcome(0.0, None, "not_reported")
-    s = tatqa_official(gold, answer_type, row.get("gold_scale") or "", reply, row.get("reply_scale") or "")
     score = s.em if rule == "tatqa_official_em" else s.f1
     parsed = s.candidates[0] if s.candidates else None
     return RuleOutcome(float(score), parsed, "scored" if s.candidates else "empty_prediction")
