@@ -19,30 +19,32 @@
   holds one of its values or NULL (dbt's accepted_values test, quoted values, in the same query and node). A row
   that breaks it fails with problem '<column> not accepted: <value>'. Read like not_null: every row, in one pass.
   columns and not_null must be lists, accepted_values a mapping of lists: anything else (`not_null: item_id`) is
-  refused when dbt parses the project. With view_of, not_null only: put accepted_values on the table.
+  refused when dbt parses the project (the message does not name the model: when dbt parses, `model` is a
+  placeholder; dbt's error header names the test and its YAML file). With view_of, not_null only: put
+  accepted_values on the table. Quote a value YAML reads as another type ('yes', 'no', 'null', '01').
 -#}
 {% test unique_combination(model, columns, view_of=none, not_null=none, accepted_values=none) %}
   {%- for name, value in [('columns', columns), ('not_null', not_null or [])] -%}
     {%- if value is string or value is mapping or value is not iterable -%}
-      {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ ": " ~ name ~ " must be a list of column "
+      {{ exceptions.raise_compiler_error("unique_combination: " ~ name ~ " must be a list of column "
           ~ "names, as in " ~ name ~ ": [" ~ value ~ "] (got " ~ value ~ ")") }}
     {%- endif -%}
   {%- endfor -%}
   {%- if accepted_values is not none and accepted_values is not mapping -%}
-    {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ ": accepted_values must map each column "
+    {{ exceptions.raise_compiler_error("unique_combination: accepted_values must map each column "
         ~ "to its values, as in accepted_values: {status: [ok, failed]} (got " ~ accepted_values ~ ")") }}
   {%- endif -%}
   {%- for column, values in (accepted_values or {}).items() -%}
     {%- if values is string or values is mapping or values is not iterable or values | length == 0 -%}
-      {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ ": accepted_values of " ~ column
+      {{ exceptions.raise_compiler_error("unique_combination: accepted_values of " ~ column
           ~ " must be a list of values, as in accepted_values: {" ~ column ~ ": [a, b]} (got " ~ values ~ ")") }}
     {%- endif -%}
   {%- endfor -%}
   {%- if view_of is none -%}
 {{ grain_test_sql(model, columns, not_null or [], rating_chain_test_filter(model, columns), accepted_values or {}) }}
   {%- elif accepted_values -%}
-    {{ exceptions.raise_compiler_error("unique_combination on " ~ model ~ " with view_of: accepted_values is "
-        ~ "checked on the table (" ~ view_of ~ "), not on the view") }}
+    {{ exceptions.raise_compiler_error("unique_combination with view_of: accepted_values is not checked on a view; "
+        ~ "put it on the grain test of the table view_of names") }}
   {%- else -%}
 {{ same_rows_as_grain_tested(model, columns, view_of, not_null or []) }}
   {%- endif -%}

@@ -212,6 +212,14 @@ def test_nothing_changed_nothing_runs(project):
     dst, run = project
     out = run()
     assert "nothing changed since the last build" in out and "Running with dbt" not in out, out
+    # a suite file no table is read from: the suites are landed again, into the same bytes, and nothing runs
+    readme = dst / "suites" / "example_qa" / "README.md"
+    text = readme.read_text()
+    readme.write_text(text + "\nA note.\n")
+    out = run()
+    assert "landed 8 suite(s)" in out and "nothing changed since the last build" in out, out
+    readme.write_text(text)
+    run()
 
 
 def test_a_new_ratings_file_runs_what_is_downstream_and_equals_a_full_rebuild(project):

@@ -42,9 +42,6 @@ __all__ = ["landing_dir", "suites_root", "check_all", "land", "landing_is_curren
            "LANDED_COLUMNS"]
 
 FINGERPRINT_FILE = "_fingerprint.txt"
-# The key-value metadata key under which each landing file carries the landing's fingerprint (read by the rating
-# chain: macros/rating_chain.sql, landed_file_fingerprint).
-LANDING_FINGERPRINT_KEY = b"evalhouse.landing_fingerprint"
 
 _META = ["suite", "source_file", "source_row"]
 LANDED_COLUMNS: dict[str, list[str]] = {
@@ -348,20 +345,14 @@ def _schema(table: str) -> pa.Schema:
     return pa.schema([(c, pa.int64() if c == "source_row" else pa.string()) for c in LANDED_COLUMNS[table]])
 
 
-def _write(table: str, records: pd.DataFrame | pa.Table, target: Path, fingerprint: str | None = None) -> None:
-    """One landing file: a frame of text (derived tables) or a landing table (data tables). With ``fingerprint``
-    (the landing's suites_fingerprint), it is written into the file's key-value metadata as
-    ``evalhouse.landing_fingerprint``: int_rating_groups keeps the suites' rating groups while the ratings file's
-    stays the same (macros/rating_chain.sql, suite_ratings_fingerprint)."""
+def _write(table: str, records: pd.DataFrame | pa.Table, target: Path) -> None:
+    """One landing file: a frame of text (derived tables) or a landing table (data tables)."""
     cols = LANDED_COLUMNS[table]
     if isinstance(records, pd.DataFrame):
         frame = records.reindex(columns=cols).fillna("")
         arrays = [pa.array(pd.to_numeric(frame[c], errors="coerce").astype("Int64"), type=pa.int64())
                   if c == "source_row" else _text_array(frame[c].astype(str)) for c in cols]
         records = pa.Table.from_arrays(arrays, names=cols)
-    if fingerprint:
-        records = records.replace_schema_metadata({**(records.schema.metadata or {}),
-                                                   LANDING_FINGERPRINT_KEY: fingerprint.encode()})
     buf = io.BytesIO()
     pq.write_table(records, buf)
     files.write_replace(target / f"{table}.parquet", buf.getvalue())
@@ -378,7 +369,7 @@ def land(suites: list[SuiteData], target: Path | None = None, fingerprint: str |
         parts = [_suite_part(s.tables[table], table, s.name) for s in suites
                  if s.tables.get(table) is not None and not s.tables[table].empty]
         frame = pa.concat_tables(parts) if parts else _schema(table).empty_table()
-        _write(table, frame, target, fingerprint)
+        _write(table, frame, target)
         counts[table] = frame.num_rows
         del parts, frame
     derived: dict[str, list[dict]] = {"suites": [], "rubric_levels": [], "rubric_versions": [], "rubric_rules": [],
@@ -397,7 +388,7 @@ def land(suites: list[SuiteData], target: Path | None = None, fingerprint: str |
         for kind, rules in (spec.get("answer_rules") or {}).items():
             derived["answer_rules"].extend({"suite": s.name, "gold_kind": kind, "answer_rule": r} for r in rules)
     for table, rows in derived.items():
-        _write(table, pd.DataFrame(rows, columns=LANDED_COLUMNS[table]), target, fingerprint)
+        _write(table, pd.DataFrame(rows, columns=LANDED_COLUMNS[table]), target)
         counts[table] = len(rows)
     if fingerprint:
         files.write_replace(target / FINGERPRINT_FILE, fingerprint.encode())
