@@ -4,9 +4,9 @@
 -- suite is part of the key so that the per-suite chain models know which suites a change touches.
 -- int_rating_changes compares it with the state the incremental chain was last built with (macros/rating_chain.sql).
 -- Incremental: the suites' groups are kept while the suites' rating rows are made from the same landed file (its
--- md5) and code (rows_fingerprint, suite_ratings_fingerprint) and the other inputs are the same; the ratings store's and the
--- metric scores' groups are hashed again in every run (the pre-hook deletes every other row). A ratings import
--- then hashes the store, not the suites' 8M rating rows at a million replies (1.4 s).
+-- md5) and code (rows_fingerprint, suite_ratings_fingerprint) and the other inputs are the same; the ratings
+-- store's and the metric scores' groups are hashed again in every run (the pre-hook deletes every other row). A
+-- ratings import then hashes the store, not the suites' 8M rating rows at a million replies (1.4 s).
 {{ config(materialized='incremental', incremental_strategy='append', on_schema_change='fail',
           pre_hook="{{ rating_groups_delete() }}") }}
 with suite_ratings as (
