@@ -18,9 +18,9 @@
   accepted_values (a mapping of column name to the list of text values it may hold, optional): each such column
   holds one of its values or NULL (dbt's accepted_values test, quoted values, in the same query and node). A row
   that breaks it fails with problem '<column> not accepted: <value>'. Read like not_null: every row, in one pass.
-  columns and not_null must be lists, accepted_values a mapping of lists: anything else (`not_null: item_id`) is
-  refused when dbt parses the project (the message does not name the model: when dbt parses, `model` is a
-  placeholder; dbt's error header names the test and its YAML file). With view_of, not_null only: put
+  columns and not_null must be lists, accepted_values a non-empty mapping of lists: anything else
+  (`not_null: item_id`, `accepted_values: {}`) is refused when dbt parses the project (the message does not name
+  the model: when dbt parses, `model` is a placeholder; dbt's error header names the test and its YAML file). With view_of, not_null only: put
   accepted_values on the table. Quote a value YAML reads as another type ('yes', 'no', 'null', '01').
 -#}
 {% test unique_combination(model, columns, view_of=none, not_null=none, accepted_values=none) %}
@@ -30,7 +30,7 @@
           ~ "names, as in " ~ name ~ ": [" ~ value ~ "] (got " ~ value ~ ")") }}
     {%- endif -%}
   {%- endfor -%}
-  {%- if accepted_values is not none and accepted_values is not mapping -%}
+  {%- if accepted_values is not none and (accepted_values is not mapping or accepted_values | length == 0) -%}
     {{ exceptions.raise_compiler_error("unique_combination: accepted_values must map each column "
         ~ "to its values, as in accepted_values: {status: [ok, failed]} (got " ~ accepted_values ~ ")") }}
   {%- endif -%}

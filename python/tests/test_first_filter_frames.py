@@ -4,6 +4,7 @@ import unicodedata
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
 from evalhouse.text import batch as tb
@@ -150,6 +151,39 @@ def test_normalize_array_equals_normalize_on_every_space_and_dash():
 def test_sentence_count_array_equals_pysbd(text, lang, n):
     assert tx.sentence_count(text, lang) == n
     assert tb.sentence_count_array(pa.array([text], pa.large_string()), pa.array([lang])).to_pylist() == [n]
+
+
+def _pysbd_hard_texts() -> list[str]:
+    """Texts pysbd reads with its special rules, generated: quotes, brackets, lists, repeated sentences (the same
+    sentence found twice in the text), abbreviations, ellipses, line breaks, spaces of every kind around stops."""
+    parts = ['He said "Stop. Now." Then.', "(See p. 5.) Done.", "1. First. 2. Second.", "Yes. Yes. Yes.",
+             "Mr. Smith arrived at 5 p.m. He left.", "Wait... what?! Really?", "M. Durand est là. Merci !",
+             "{'answer': 'A b. C d?', 'n': 0.5}", '{"answer": "Fine. Good", "x": [1, 2]', "e.g. this. i.e. that.",
+             "Line one.\nLine two.\n\nLine three", "Tab\tseparated. Stop.\u00a0Next.\u2003Then", "« Oui. » Non.",
+             "Ok.Ok. OK.", "a. b. c.", "No stop at all", "Trailing spaces.   ", "   Leading. Text."]
+    texts = list(parts)
+    for i, a in enumerate(parts):
+        for b in parts[i:i + 4]:
+            texts += [a + " " + b, a + b, a + "\n" + b + " " + a]
+    return texts
+
+
+def test_pysbd_count_without_its_span_search_equals_pysbd(warehouse):
+    """The batch counter's pysbd path (its sentences found with str.find, not a regex per sentence) gives
+    checks.sentence_count on an eighth of the distinct bundled reply texts and raw outputs the sentence rule leaves
+    to pysbd, with the rules of the text's language as the first filter picks them, and on generated hard texts
+    with both (bench/compare_segmenters.py compares every text; the product's whole counter is compared there)."""
+    bundled = pa.array([r[0] for r in warehouse.execute(
+        "select response_text from int_responses where response_text is not null "
+        "union select raw_output from int_responses where raw_output is not null").fetchall()], pa.large_string())
+    languages = pa.array(["fr" if lang == "fr" else "en" for lang in tb.language_array(bundled)[0].to_pylist()])
+    deferred = pc.is_null(tb.rule_sentence_count_array(bundled, languages))
+    cases = list(zip(bundled.filter(deferred).to_pylist(), languages.filter(deferred).to_pylist(), strict=True))
+    assert len(cases) > 30_000
+    cases = sorted(cases)[::8]  # every 8th in text order, about 4,000 texts (every text takes 8x longer)
+    cases += [(t, lang) for t in _pysbd_hard_texts() for lang in ("en", "fr")]
+    differ = [(t, lang) for t, lang in cases if tb._pysbd_sentence_count(t, lang) != tx.sentence_count(t, lang)]
+    assert differ == [], differ[:5]
 
 
 def test_sentence_rule_decides_plain_prose_and_defers_the_rest():

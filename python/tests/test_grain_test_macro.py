@@ -147,6 +147,8 @@ def test_accepted_values_fail_with_the_key_and_the_value(con):
 
 @pytest.mark.parametrize("accepted, says", [
     ("['x', 'y']", "accepted_values must map each column to its values, as in accepted_values: {status: [ok, failed]}"),
+    ("{}", "accepted_values must map each column to its values, as in accepted_values: {status: [ok, failed]} "
+           "(got {})"),
     ("{'b': 'x'}", "accepted_values of b must be a list of values, as in accepted_values: {b: [a, b]} (got x)"),
 ])
 def test_accepted_values_not_a_mapping_of_lists_is_refused(accepted, says):

@@ -1,5 +1,6 @@
 -- Every one of the lesson's 15 reference rows: the recomputed total and ready flag equal the lesson's (seed 000).
--- Fails with the offending rows, or with a 'missing' row when fewer than 15 reference rows were scored.
+-- Fails with the offending rows (both figures, and what to do when the bundled ratings file was edited), or with a
+-- 'missing' row when fewer than 15 reference rows were scored.
 with scored as (
     select ticket_id, system_id, total, ready, lesson_total, lesson_ready
     from {{ ref('fct_larkfield_reply_scores') }}
@@ -7,7 +8,12 @@ with scored as (
 ),
 
 mismatches as (
-    select ticket_id, system_id, 'mismatch' as problem
+    select ticket_id, system_id,
+           'mismatch: total ' || coalesce(cast(total as string), 'NULL') || ', ready '
+           || coalesce(cast(ready as string), 'NULL') || '; the lesson has total ' || cast(lesson_total as string)
+           || ', ready ' || coalesce(cast(lesson_ready as string), 'NULL')
+           || ' (the lesson''s figures hold for course_team''s bundled ratings: if suites/larkfield/ratings.csv was'
+           || ' edited, restore it and import new ratings (evalhouse import-ratings) instead)' as problem
     from scored
     where total is distinct from lesson_total or ready is distinct from lesson_ready
 ),
