@@ -37,7 +37,7 @@
   {%- for column, values in (accepted_values or {}).items() -%}
     {%- if values is string or values is mapping or values is not iterable or values | length == 0 -%}
       {{ exceptions.raise_compiler_error("unique_combination: accepted_values of " ~ column
-          ~ " must be a list of values, as in accepted_values: {" ~ column ~ ": [a, b]} (got " ~ values ~ ")") }}
+          ~ " must be a non-empty list of values, as in accepted_values: {" ~ column ~ ": [a, b]} (got " ~ values ~ ")") }}
     {%- endif -%}
   {%- endfor -%}
   {%- if view_of is none -%}

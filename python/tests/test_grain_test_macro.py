@@ -149,7 +149,10 @@ def test_accepted_values_fail_with_the_key_and_the_value(con):
     ("['x', 'y']", "accepted_values must map each column to its values, as in accepted_values: {status: [ok, failed]}"),
     ("{}", "accepted_values must map each column to its values, as in accepted_values: {status: [ok, failed]} "
            "(got {})"),
-    ("{'b': 'x'}", "accepted_values of b must be a list of values, as in accepted_values: {b: [a, b]} (got x)"),
+    ("{'b': 'x'}", "accepted_values of b must be a non-empty list of values, as in accepted_values: {b: [a, b]} "
+                   "(got x)"),
+    ("{'b': []}", "accepted_values of b must be a non-empty list of values, as in accepted_values: {b: [a, b]} "
+                  "(got [])"),
 ])
 def test_accepted_values_not_a_mapping_of_lists_is_refused(accepted, says):
     res = compile_inline("{{ test_unique_combination(model=ref('dim_items'), columns=['item_id'], accepted_values="
