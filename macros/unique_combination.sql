@@ -18,10 +18,11 @@
   accepted_values (a mapping of column name to the list of text values it may hold, optional): each such column
   holds one of its values or NULL (dbt's accepted_values test, quoted values, in the same query and node). A row
   that breaks it fails with problem '<column> not accepted: <value>'. Read like not_null: every row, in one pass.
-  columns and not_null must be lists, accepted_values a non-empty mapping of lists: anything else
+  columns and not_null must be lists, accepted_values a non-empty mapping of non-empty lists: anything else
   (`not_null: item_id`, `accepted_values: {}`) is refused when dbt parses the project (the message does not name
-  the model: when dbt parses, `model` is a placeholder; dbt's error header names the test and its YAML file). With view_of, not_null only: put
-  accepted_values on the table. Quote a value YAML reads as another type ('yes', 'no', 'null', '01').
+  the model: when dbt parses, `model` is a placeholder; dbt's error header names the test and its YAML file).
+  With view_of, not_null only: put accepted_values on the table. Quote a value YAML reads as another type ('yes',
+  'no', 'null', '01').
 -#}
 {% test unique_combination(model, columns, view_of=none, not_null=none, accepted_values=none) %}
   {%- for name, value in [('columns', columns), ('not_null', not_null or [])] -%}
@@ -37,7 +38,8 @@
   {%- for column, values in (accepted_values or {}).items() -%}
     {%- if values is string or values is mapping or values is not iterable or values | length == 0 -%}
       {{ exceptions.raise_compiler_error("unique_combination: accepted_values of " ~ column
-          ~ " must be a non-empty list of values, as in accepted_values: {" ~ column ~ ": [a, b]} (got " ~ values ~ ")") }}
+          ~ " must be a non-empty list of values, as in accepted_values: {" ~ column ~ ": [a, b]} (got "
+          ~ values ~ ")") }}
     {%- endif -%}
   {%- endfor -%}
   {%- if view_of is none -%}
