@@ -416,9 +416,9 @@ def test_a_null_key_fails_the_grain_test_which_names_it_and_how_to_recover(proje
         res.stdout[-4000:]
     assert (f"its failing rows:\n  suite={suite}; task={task}; rubric_id={rubric}; rubric_version={version}; "
             "criterion=None; n_rows=1; problem=NULL in criterion\n") in res.stderr, res.stderr[-4000:]
-    assert ("(fct_interrater_reliability is incremental: a build recomputes only the rows whose inputs changed, so "
-            "rows at fault that no input explains (a hand edit of the build file) stay until `evalhouse build "
-            "--full-refresh -s fct_interrater_reliability` recomputes it)") in res.stderr, res.stderr[-4000:]
+    assert ("(if no input explains these rows, e.g. after a hand edit of the build file: fct_interrater_reliability "
+            "is incremental and a build recomputes only the rows whose inputs changed, so they stay until `evalhouse "
+            "build --full-refresh -s fct_interrater_reliability` recomputes it)") in res.stderr, res.stderr[-4000:]
     run("--full-refresh", "-s", "fct_interrater_reliability")
     with duckdb.connect(str(_db(dst)), read_only=True) as con:
         assert con.execute("select count(*) from fct_interrater_reliability where criterion is null").fetchone() \

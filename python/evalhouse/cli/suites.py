@@ -332,8 +332,9 @@ def _show_failing_rows(run_results, db, limit: int = 5, status: str = "fail") ->
     """After a dbt build: the first ``limit`` rows each data test of ``status`` returns ('fail' after a failed build,
     'warn' for the tests of severity warn after a build that passed; its compiled query from dbt's
     run_results.json, run again read-only on the build file), so the message names the suite, rater, file or key at
-    fault and not only a count. Says nothing when the results or the file cannot be read (dbt's own report above
-    still stands)."""
+    fault and not only a count. When a test returns more rows, it says where its compiled query is (dbt's
+    manifest.json), to be run for every row. Says nothing when the results or the file cannot be read (dbt's own
+    report above still stands)."""
     import json
 
     import duckdb
@@ -345,34 +346,42 @@ def _show_failing_rows(run_results, db, limit: int = 5, status: str = "fail") ->
         if not failed:
             return
         kind = "failing" if status == "fail" else "warning"
-        incremental = _incremental_models_tested(run_results.with_name("manifest.json"), failed)
+        nodes = _manifest_nodes(run_results.with_name("manifest.json"))
+        incremental = _incremental_models_tested(nodes, failed)
         with duckdb.connect(str(db), read_only=True) as con:
             for r in failed:
                 cur = con.execute(f"select * from (\n{r['compiled_code']}\n) as failing limit {limit + 1}")
                 names = [d[0] for d in cur.description]
                 rows = cur.fetchall()
                 more = f"the first {limit} of {r.get('failures')}" if len(rows) > limit else "its"
-                typer.echo(f"{r['unique_id'].split('.')[2]}: {more} {kind} rows:", err=True)
+                compiled = nodes.get(r["unique_id"], {}).get("compiled_path")
+                where = (f" (every row: the query in {compiled}, run on {db} opened read-only)"
+                         if len(rows) > limit and compiled else "")
+                typer.echo(f"{r['unique_id'].split('.')[2]}: {more} {kind} rows{where}:", err=True)
                 for row in rows[:limit]:
                     typer.echo("  " + "; ".join(f"{n}={v}" for n, v in zip(names, row, strict=True)), err=True)
                 model = incremental.get(r["unique_id"])
                 if model and status == "fail":
-                    typer.echo(f"  ({model} is incremental: a build recomputes only the rows whose inputs changed, "
-                               "so rows at fault that no input explains (a hand edit of the build file) stay until "
-                               f"`evalhouse build --full-refresh -s {model}` recomputes it)", err=True)
+                    typer.echo(f"  (if no input explains these rows, e.g. after a hand edit of the build file: {model} "
+                               "is incremental and a build recomputes only the rows whose inputs changed, so they "
+                               f"stay until `evalhouse build --full-refresh -s {model}` recomputes it)", err=True)
     except (OSError, ValueError, KeyError, duckdb.Error):
         return
 
 
-def _incremental_models_tested(manifest, tests: list[dict]) -> dict[str, str]:
-    """{test unique_id: name of the incremental model it tests} for those of ``tests`` (run_results entries) that
-    test one; empty when dbt's manifest.json cannot be read."""
+def _manifest_nodes(manifest) -> dict:
+    """The nodes of dbt's manifest.json by unique_id; empty when it cannot be read."""
     import json
 
     try:
-        nodes = json.loads(manifest.read_text())["nodes"]
+        return json.loads(manifest.read_text())["nodes"]
     except (OSError, ValueError, KeyError):
         return {}
+
+
+def _incremental_models_tested(nodes: dict, tests: list[dict]) -> dict[str, str]:
+    """{test unique_id: name of the incremental model it tests} for those of ``tests`` (run_results entries) that
+    test one, from the manifest's ``nodes``."""
     out = {}
     for r in tests:
         attached = nodes.get(nodes.get(r["unique_id"], {}).get("attached_node") or "", {})
