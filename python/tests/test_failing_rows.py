@@ -33,7 +33,7 @@ def test_more_rows_than_shown_say_where_the_query_is(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(
         "assert_scores_empty: the first 5 of 7 failing rows (every row: the query in "
-        f"target/compiled/evalhouse/tests/assert_scores_empty.sql, run on {db} opened read-only):\n"
+        f"{tmp_path}/target/compiled/evalhouse/tests/assert_scores_empty.sql, run on {db} opened read-only):\n"
         "  response_id=r0; n=0\n"), err
     assert "  response_id=r4; n=4\n" in err and "r5" not in err
     assert "incremental" not in err

@@ -344,10 +344,9 @@ def test_grain_tests_check_the_recomputed_rows(project):
 
 def test_suite_groups_are_kept_until_the_landing_changes(project):
     """int_rating_groups keeps the suites' groups while their rating rows come from the same landed ratings file
-    (its md5) and hashes the ratings store's again in every run. A suite group's
-    hash altered behind dbt's back shows it: a store-only change leaves it altered (kept, not hashed again); an
-    edited suite ratings file lands again and hashes every suite group, the altered one included, and the build
-    equals a full one."""
+    (its md5) and hashes the ratings store's again in every run. A suite group's hash altered behind dbt's back
+    shows it: a store-only change leaves it altered (kept, not hashed again); an edited suite ratings file lands
+    again and hashes every suite group, the altered one included, and the build equals a full one."""
     dst, run = project
     ratings = dst / "suites" / "larkfield" / "ratings.csv"
     with ratings.open(newline="") as f:

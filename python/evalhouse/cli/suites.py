@@ -354,8 +354,9 @@ def _show_failing_rows(run_results, db, limit: int = 5, status: str = "fail") ->
                 names = [d[0] for d in cur.description]
                 rows = cur.fetchall()
                 more = f"the first {limit} of {r.get('failures')}" if len(rows) > limit else "its"
-                compiled = nodes.get(r["unique_id"], {}).get("compiled_path")
-                where = (f" (every row: the query in {compiled}, run on {db} opened read-only)"
+                compiled = nodes.get(r["unique_id"], {}).get("compiled_path")  # relative to the project folder
+                where = (f" (every row: the query in {run_results.parents[1] / compiled}, run on {db} opened "
+                         "read-only)"
                          if len(rows) > limit and compiled else "")
                 typer.echo(f"{r['unique_id'].split('.')[2]}: {more} {kind} rows{where}:", err=True)
                 for row in rows[:limit]:
