@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evalhouse.suites.check import check_suite
+from evalhouse.suites.check import check_suite, suite_notes
 from evalhouse.suites.land import check_all, land
 from evalhouse.suites.scaffold import init_suite
 
@@ -402,6 +402,29 @@ def test_init_scaffolds_a_folder_that_checks_clean(tmp_path, monkeypatch):
         init_suite(tmp_path / "suites", "Bad-Name")
     with pytest.raises(FileExistsError):
         init_suite(tmp_path / "suites", "new_suite")
+
+
+def test_notes_name_what_a_new_suite_still_lacks(tmp_path, monkeypatch):
+    """A folder just made by `suite init` passes its check, with three notes: no data files, no licence, no
+    attribution; a filled-in suite has none, and the shipped ones have none."""
+    monkeypatch.chdir(tmp_path)
+    folder = init_suite(tmp_path / "suites", "new_suite")
+    data, problems = check_suite(folder)
+    assert problems == []
+    assert [str(n) for n in suite_notes(data)] == [
+        "suites/new_suite:-:-: no data files yet (items, responses, response_labels, gold, ratings, comparisons): "
+        "only its rubric lands, with nothing to score",
+        "suites/new_suite/suite.yml:4:licence: licence is empty: say under which licence the data may be used and "
+        "shared",
+        "suites/new_suite/suite.yml:5:attribution: attribution is empty: say who made the data, and where it "
+        "comes from"]
+    edit(folder / "suite.yml", 'licence: ""', "licence: CC0-1.0")
+    edit(folder / "suite.yml", 'attribution: ""', "attribution: our team")
+    shutil.copy(EXAMPLE / "items.csv", folder / "items.csv")
+    data, problems = check_suite(folder)
+    assert problems == [] and suite_notes(data) == []
+    shipped, _ = check_all(PROJECT / "suites")
+    assert [str(n) for s in shipped for n in suite_notes(s)] == []
 
 
 def test_landing_is_skipped_only_while_no_suite_file_changed(suite, tmp_path):

@@ -51,6 +51,7 @@ def register(app: typer.Typer) -> None:
     @suite_app.command("check")
     def check(names: list[str] = typer.Argument(None, help="Suites to check (default: all)")) -> None:
         """Validate suite folders (suite.yml, types, keys, references, rubric); exit 1 on any problem."""
+        from evalhouse.suites.check import suite_notes
         from evalhouse.suites.land import check_all
 
         _enter_project_dir()  # problems name files as the build's landing does: suites/<suite>/<file>
@@ -59,6 +60,8 @@ def register(app: typer.Typer) -> None:
             report(problems)
             raise typer.Exit(1)
         typer.echo(f"{len(suites)} suite(s) OK: {', '.join(s.name for s in suites)}")
+        for note in (n for s in suites for n in suite_notes(s)):
+            typer.echo(f"note: {note}")
 
     @suite_app.command("land")
     def land_cmd(in_build: bool = typer.Option(False, "--in-build", hidden=True,

@@ -24,8 +24,8 @@ import yaml
 
 from evalhouse.suites.contract import DIRECTIONS, FACT_KINDS, FORMATS, SUITE_NAME, SUITE_SCHEMA, TABLES, TYPE_PATTERNS
 
-__all__ = ["Problem", "SuiteData", "check_suite", "suite_folders", "read_table_files", "rater_kinds", "EMPTY",
-           "TEXT"]
+__all__ = ["Problem", "SuiteData", "check_suite", "suite_notes", "suite_folders", "read_table_files", "rater_kinds",
+           "EMPTY", "TEXT"]
 
 _TRUE = {"true", "1"}
 # Raters whose scores are kept as recorded (a judge's mean of sampled answers, a failure code): int_ratings flags a
@@ -988,6 +988,23 @@ def check_suite(folder: Path, new_files=None) -> tuple[SuiteData, list[Problem]]
     if packs is not None:
         problems = [packs.in_pack_terms(p) for p in problems]
     return data, problems
+
+
+def suite_notes(data: SuiteData) -> list[Problem]:
+    """What a suite that passed its check still lacks, as ``file:row:column: message`` notes (kind 'note'): no
+    data file at all (a folder just made by ``evalhouse suite init``: it lands its rubric and nothing to score),
+    and an empty licence or attribution in suite.yml (the scaffold leaves both empty). Notes do not fail a check."""
+    notes: list[Problem] = []
+    if not data.tables and not data.unreadable:
+        notes.append(Problem(_rel(data.folder), 0, "", "no data files yet (" + ", ".join(TABLES) + "): only its "
+                             "rubric lands, with nothing to score", kind="note"))
+    spec = data.spec if isinstance(data.spec, dict) else {}
+    for key, what in (("licence", "under which licence the data may be used and shared"),
+                      ("attribution", "who made the data, and where it comes from")):
+        if key in spec and not str(spec[key] or "").strip():
+            notes.append(Problem(_rel(data.folder / "suite.yml"), _line(data.spec_lines, (key,)), key,
+                                 f"{key} is empty: say {what}", kind="note"))
+    return notes
 
 
 def rater_kinds(folder: Path) -> dict[str, list[tuple[str, str]]]:
