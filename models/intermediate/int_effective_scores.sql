@@ -10,7 +10,7 @@
 -- which fct_stale_ratings reads.
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
 -- fct_criterion_scores is a view of this table.
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 -- the rating rows that can count: a known response, a rubric version and a criterion; only the columns used below
 with ratings as (

@@ -11,7 +11,7 @@
 {% if target.type == 'duckdb' -%}
 -- depends_on: {{ ref('int_reliability_scores') }}
 {% endif -%}
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 -- only the columns used: each CTE is read more than once, and DuckDB keeps such a CTE with every column it selects
 -- (select * kept 21 columns of 8M rows at a million replies: 11 s -> 10 s, 5.6 -> 4.4 GB)

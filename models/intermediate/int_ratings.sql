@@ -4,7 +4,7 @@
 -- item_id, system_id NULL). fct_ratings is a view of this table.
 -- Incremental on DuckDB: recomputes only the rows of the (source_file, response_id) pairs in int_rating_changes
 -- (macros/rating_chain.sql); --full-refresh recomputes all.
-{{ config(materialized=rating_chain_materialized(), unique_key='rating_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('rating') }}") }}
 with rating_rows as (
     {{ rating_rows() }}

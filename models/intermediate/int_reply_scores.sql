@@ -6,7 +6,7 @@
 -- any scored criterion of the rule is below its maximum score, pass when every one of the rule's criteria in the
 -- set is scored (and none is below), NULL when the rubric has no such rule or none of its criteria is scored.
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with scores as (
     select * from {{ ref('int_effective_scores') }} as effective_scores

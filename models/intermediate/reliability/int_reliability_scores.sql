@@ -24,7 +24,7 @@
 -- Built after int_effective_scores (it reads which ratings count there): the two are the chain's largest queries
 -- (8M rows each at a million replies, 4-5.5 GB each), and on dbt's two threads they ran side by side before this
 -- model read it. One after the other, a cold 1M build peaked at 6.7-6.9 GB instead of 9.5 GB, in the same time.
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 -- the ratings that count in int_effective_scores (each key's latest): a person's other ratings of a key were corrected
 with counted as (

@@ -11,7 +11,7 @@
 -- evalhouse.stats.reliability): 100k responses x 2 raters on a 0-2 scale are at most 9 rows per system.
 -- Incremental on DuckDB per suite (a per-suite model of the rating chain, macros/rating_chain.sql): recomputes the
 -- suites whose ratings changed.
-{{ config(materialized=rating_chain_materialized(), unique_key='suite', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('suite') }}") }}
 with units as (
     select * from {{ ref('int_reliability_units') }}

@@ -7,7 +7,7 @@
 -- Built after int_rater_pair_scores, though it reads nothing of it (the depends_on line below is the only link): the
 -- chain's large queries run one at a time (see int_reliability_scores).
 -- depends_on: {{ ref('int_rater_pair_scores') }}
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 select
     suite,

@@ -4,7 +4,7 @@
 -- ready follows the rubric's ready_gate rule (int_rubric_rules); NULL when the rubric has none. Totals and the
 -- ready rule use points (direction-adjusted: a lower-is-better criterion counts max + min - score).
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 select
     replies.suite,

@@ -3,7 +3,7 @@
 -- The rating that counts is the same rater's latest rating of the criterion under a version that no later version
 -- changed again: a rescore under v2 still counts when v3 leaves the criterion unchanged (carried forward).
 -- Incremental on DuckDB: recomputes the responses in int_rating_changes (macros/rating_chain.sql).
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail', pre_hook="{{ rating_chain_delete('response_id') }}") }}
 with criteria as (
     select * from {{ ref('int_rubric_criteria') }}

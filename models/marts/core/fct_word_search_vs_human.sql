@@ -6,7 +6,7 @@
 -- the responses whose ratings changed (int_rating_changes) and those it does not hold as int_first_filter has them
 -- now: its pre-hook also deletes every response whose stored first-filter columns differ from int_first_filter's
 -- (word_search_delete), and the model adds every response it then lacks (new, changed, or without rows before).
-{{ config(materialized=rating_chain_materialized(), unique_key='response_id', incremental_strategy='delete+insert',
+{{ config(materialized=rating_chain_materialized(), incremental_strategy='append',
           on_schema_change='fail',
           pre_hook=["{{ rating_chain_delete('response_id') }}", "{{ word_search_delete() }}"]) }}
 {%- set affected = affected_responses('ff.response_id') %}  {#- outside the if: dbt sees its ref at parse time #}

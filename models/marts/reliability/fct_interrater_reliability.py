@@ -8,7 +8,7 @@ suites whose ratings changed (evalhouse.warehouse.rating_chain); --full-refresh 
 
 
 def model(dbt, session):
-    dbt.config(materialized="incremental", unique_key="suite", incremental_strategy="delete+insert",
+    dbt.config(materialized="incremental", incremental_strategy="append",
                on_schema_change="fail")  # pre-hook rating_chain_delete('suite'): in the YAML (no Jinja here)
     from evalhouse.stats.reliability import reliability_table
     from evalhouse.warehouse.rating_chain import as_stored, changed_suites, in_suites, unchanged
