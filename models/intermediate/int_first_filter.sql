@@ -7,18 +7,18 @@ with responses as (
 -- the JSON flags, as columns of each response (in steps, each reading the one before: the fence check reads the
 -- strict one), so no join brings them back (joining them on (suite, response_id) cost 0.6 s of 2.1 at 1M replies)
 json_strict as (
-    select responses.*, {{ json_strict('raw_output') }} as is_strict
+    select *, {{ json_strict('raw_output') }} as is_strict
     from responses
 ),
 
 json_fenced as (
-    select json_strict.*, {{ json_fenced('raw_output') }} as is_fenced
+    select *, {{ json_fenced('raw_output') }} as is_fenced
     from json_strict
 ),
 
 json_checks as (
     select
-        json_fenced.*,
+        *,
         case when raw_output is not null then is_strict end                                      as json_strict,
         case when raw_output is not null then is_fenced end                                      as json_fenced,
         case when raw_output is not null then {{ json_extractable('raw_output', 'is_strict', 'is_fenced') }} end

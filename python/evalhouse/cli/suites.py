@@ -229,10 +229,26 @@ def rating_chain_code_hash() -> str:
     return digest.hexdigest()
 
 
+# Copies of one landed file kept while it is the same (macros/landed_copy.sql): YAML file of their contract
+LANDED_COPIES = {"int_responses": "models/intermediate/_intermediate__models.yml",
+                 "int_gold": "models/intermediate/_intermediate__models.yml"}
+
+
+def _contract_columns(model: str) -> list[str]:
+    """The column names of ``model``'s contract, in order, from its YAML file (LANDED_COPIES)."""
+    import yaml
+
+    from evalhouse import paths
+
+    spec = yaml.safe_load((paths.project_dir() / LANDED_COPIES[model]).read_text(encoding="utf-8"))
+    return [c["name"] for m in spec.get("models", []) if m.get("name") == model for c in m.get("columns", [])]
+
+
 def _stale_caches(db) -> list[tuple[str, str, str]]:
     """The incremental caches that another version of the code made, as (relation, "table" | "view", why): rebuilding
     them incrementally would fail on a schema change or keep rows of other logic. int_text_checks and
-    int_phrase_checks when their columns differ; the rating chain's tables when the chain's code recorded beside
+    int_phrase_checks when their columns differ; the landed copies (LANDED_COPIES) when their columns are not their
+    contract's; the rating chain's tables when the chain's code recorded beside
     them (_rating_chain_code, written by _record_chain_code after each passing build) is not the current code, or is
     missing. The caches hold nothing that is not recomputed from the inputs."""
     import duckdb
@@ -248,6 +264,12 @@ def _stale_caches(db) -> list[tuple[str, str, str]]:
                 "select column_name from information_schema.columns where table_name = ? "
                 "order by ordinal_position", [table]).fetchall()]
             if cols and cols != columns:
+                stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
+        for table in LANDED_COPIES:
+            cols = [r[0] for r in con.execute(
+                "select column_name from information_schema.columns where table_name = ? "
+                "order by ordinal_position", [table]).fetchall()]
+            if cols and cols != _contract_columns(table):
                 stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
         # the ratings store read file by file (macros/source_files.sql) needs each row's file hash (a view, as
         # older versions made it, is replaced by dbt itself)
