@@ -259,17 +259,13 @@ def _stale_caches(db) -> list[tuple[str, str, str]]:
         return []
     stale = []
     with duckdb.connect(str(db), read_only=True) as con:
-        for table, columns in (("int_text_checks", TEXT_CHECK_COLUMNS), ("int_phrase_checks", PHRASE_CHECK_COLUMNS)):
+        expected = {"int_text_checks": TEXT_CHECK_COLUMNS, "int_phrase_checks": PHRASE_CHECK_COLUMNS,
+                    **{table: _contract_columns(table) for table in LANDED_COPIES}}
+        for table, columns in expected.items():
             cols = [r[0] for r in con.execute(
                 "select column_name from information_schema.columns where table_name = ? "
                 "order by ordinal_position", [table]).fetchall()]
             if cols and cols != columns:
-                stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
-        for table in LANDED_COPIES:
-            cols = [r[0] for r in con.execute(
-                "select column_name from information_schema.columns where table_name = ? "
-                "order by ordinal_position", [table]).fetchall()]
-            if cols and cols != _contract_columns(table):
                 stale.append((table, "table", f"{table} was made by an older evalhouse (other columns)"))
         # the ratings store read file by file (macros/source_files.sql) needs each row's file hash (a view, as
         # older versions made it, is replaced by dbt itself)
