@@ -104,16 +104,30 @@ def test_a_changed_landed_file_is_copied_again(project):
     _equal_to_a_full_copy(dst)
 
 
-def test_changed_model_code_and_full_refresh_copy_again(project):
+def test_changed_model_or_macro_code_and_full_refresh_copy_again(project):
     dst, dbt, _ = project
     _add_marks(dst)
     model = dst / "models" / "intermediate" / "int_gold.sql"
     model.write_text(model.read_text(encoding="utf-8") + "-- a new comment line\n", encoding="utf-8")
     dbt()
     assert _marks(dst) == {"int_responses": 1, "int_gold": 0}
+    # a macro the models call (union_suites) is part of their compiled SQL: both copied again
+    macro = dst / "macros" / "union_suites.sql"
+    code = macro.read_text(encoding="utf-8")
+    assert code.count("from {{ ref('stg_suites__' ~ model_suffix) }}") == 1
+    macro.write_text(code.replace("from {{ ref('stg_suites__' ~ model_suffix) }}",
+                                  "from {{ ref('stg_suites__' ~ model_suffix) }} -- edited"), encoding="utf-8")
+    _add_marks(dst)
+    dbt()
+    assert _marks(dst) == {"int_responses": 0, "int_gold": 0}
+    _add_marks(dst)
     dbt("--full-refresh")
     assert _marks(dst) == {"int_responses": 0, "int_gold": 0}
     _equal_to_a_full_copy(dst)
+    # the fingerprint a first (or full-refresh) run stores is the one an incremental run computes: kept
+    _add_marks(dst)
+    dbt()
+    assert _marks(dst) == {"int_responses": 1, "int_gold": 1}
 
 
 def test_a_copy_with_other_columns_is_dropped_by_evalhouse_build(project):
