@@ -92,13 +92,15 @@ def test_a_changed_landed_file_is_copied_again(project):
     responses = dst / "suites" / "larkfield" / "responses.csv"
     text = responses.read_text(encoding="utf-8")
     assert text.count("unopened garden hose for a full refund") == 1
-    responses.write_text(text.replace("unopened garden hose for", "unopened garden hose (edited) for"), encoding="utf-8")
+    responses.write_text(text.replace("unopened garden hose for", "unopened garden hose (edited) for"),
+                         encoding="utf-8")
     land()
     dbt()
     # only the responses' file changed: int_gold is kept with its hand-added row, int_responses copied again
     assert _marks(dst) == {"int_responses": 0, "int_gold": 2}
     with _con(dst) as con:
-        assert con.execute("select count(*) from int_responses where response_text like '%garden hose (edited)%'").fetchone()[0] == 1
+        edited = "select count(*) from int_responses where response_text like '%garden hose (edited)%'"
+        assert con.execute(edited).fetchone()[0] == 1
     with _con(dst, read_only=False) as con:
         con.execute(f"delete from int_gold where item_id = '{MARK}'")
     _equal_to_a_full_copy(dst)
@@ -130,7 +132,8 @@ def test_changed_model_or_macro_code_and_full_refresh_copy_again(project):
     assert _marks(dst) == {"int_responses": 1, "int_gold": 1}
 
 
-def test_a_copy_with_other_columns_is_dropped_by_evalhouse_build(project):
+def test_a_copy_with_other_columns_is_found_stale(project):
+    """_stale_caches lists it, so `evalhouse build` drops it before dbt runs (_drop_stale_caches)."""
     dst, _, _ = project
     db = dst / "warehouse" / "build" / "evalhouse.duckdb"
     assert [t for t, _, _ in _stale_caches(db) if t in MODELS] == []
